@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Strict from the first day: Swift 6 language mode (complete concurrency checking),
+// and upcoming features that make dependencies and existentials explicit.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+// The C libraries link statically (Debian ships the archives), so the release binary
+// needs nothing on the target machine but glibc. `-l:name.a` makes GNU ld take the
+// archive even where the shared object sits beside it; the module maps carry no `link`
+// line for the same reason. Each setting sits on the target that uses the library, so
+// test binaries link the same way.
+func staticArchives(_ names: String...) -> [LinkerSetting] {
+    [.unsafeFlags(names.flatMap { ["-Xlinker", "-l:lib\($0).a"] })]
+        + ["dl", "pthread", "m"].map { .linkedLibrary($0) }
+}
+
+let package = Package(
+    name: "relaydeck-server",
+    products: [
+        .executable(name: "relaydeckd", targets: ["relaydeckd"]),
+    ],
+    targets: [
+        // C: module maps and shim headers only.
+        .target(name: "CLinux"),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
+
+        // Layers, lowest first.
+        .target(name: "Logging", swiftSettings: strict),
+        .target(name: "EventLoop", dependencies: ["CLinux", "Logging"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["EventLoop", "Logging", "CLinux"], swiftSettings: strict),
+        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
+        .target(name: "Relaydeck", dependencies: ["SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "Logging", "EventLoop"], swiftSettings: strict),
+        .executableTarget(
+            name: "relaydeckd",
+            dependencies: ["API", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Logging", "CLinux"],
+            swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
+
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLinux"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "EventLoop"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
+        .testTarget(name: "RelaydeckTests", dependencies: ["Relaydeck", "SQLite", "JSON"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Relaydeck", "JSON"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

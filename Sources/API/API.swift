@@ -1,0 +1,1 @@
+// The API layer; see ../shared/design/ARCHITECTURE.md.

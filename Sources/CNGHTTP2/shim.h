@@ -1,0 +1,4 @@
+#ifndef RELAYDECK_CNGHTTP2_SHIM_H
+#define RELAYDECK_CNGHTTP2_SHIM_H
+#include <nghttp2/nghttp2.h>
+#endif

@@ -1,0 +1,10 @@
+#ifndef RELAYDECK_COPENSSL_SHIM_H
+#define RELAYDECK_COPENSSL_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/crypto.h>
+#endif

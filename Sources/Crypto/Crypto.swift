@@ -1,0 +1,1 @@
+// The Crypto layer; see ../shared/design/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The EventLoop layer; see ../shared/design/ARCHITECTURE.md.

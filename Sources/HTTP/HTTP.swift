@@ -1,0 +1,1 @@
+// The HTTP layer; see ../shared/design/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The JSON layer; see ../shared/design/ARCHITECTURE.md.

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Severity of a log line; `LOG_LEVEL` picks the lowest one written.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    case debug = 0, info, warn, error
+
+    public var name: String {
+        switch self {
+        case .debug: "debug"
+        case .info: "info"
+        case .warn: "warn"
+        case .error: "error"
+        }
+    }
+
+    public init?(name: String) {
+        guard let level = LogLevel.allCases.first(where: { $0.name == name }) else { return nil }
+        self = level
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// `LOG_FORMAT`: one line of `key=value` text, or one JSON object, per event.
+public enum LogFormat: Int, Sendable {
+    case text = 0, json
+
+    public init?(name: String) {
+        switch name {
+        case "text": self = .text
+        case "json": self = .json
+        default: return nil
+        }
+    }
+}
+
+/// The process-wide logger. Lines go to stderr, one `write(2)` each, so lines from the
+/// loop thread and a helper thread never interleave. The level and format are atomics:
+/// they are set once at start, but reading them is cheap from any thread.
+public enum Log {
+    private static let level = Atomic<Int>(LogLevel.info.rawValue)
+    private static let format = Atomic<Int>(LogFormat.text.rawValue)
+    /// Tests capture lines here instead of stderr.
+    private static let sink = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    public static func configure(level: LogLevel, format: LogFormat) {
+        Self.level.store(level.rawValue, ordering: .relaxed)
+        Self.format.store(format.rawValue, ordering: .relaxed)
+    }
+
+    public static func capture(_ sink: (@Sendable (String) -> Void)?) {
+        Self.sink.withLock { $0 = sink }
+    }
+
+    @inline(__always)
+    public static func enabled(_ level: LogLevel) -> Bool {
+        level.rawValue >= Self.level.load(ordering: .relaxed)
+    }
+
+    public static func debug(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        if enabled(.debug) { write(.debug, message(), fields()) }
+    }
+
+    public static func info(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        if enabled(.info) { write(.info, message(), fields()) }
+    }
+
+    public static func warn(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        if enabled(.warn) { write(.warn, message(), fields()) }
+    }
+
+    public static func error(_ message: @autoclosure () -> String, _ fields: @autoclosure () -> KeyValuePairs<String, String> = [:]) {
+        if enabled(.error) { write(.error, message(), fields()) }
+    }
+
+    static func write(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String>) {
+        let json = format.load(ordering: .relaxed) == LogFormat.json.rawValue
+        let line = LogLine.render(level: level, message: message, fields: fields, json: json, unixMillis: nowMillis())
+        if let sink = sink.withLock({ $0 }) {
+            sink(line)
+            return
+        }
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { break }
+            }
+        }
+    }
+
+    static func nowMillis() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

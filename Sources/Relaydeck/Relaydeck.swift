@@ -1,0 +1,1 @@
+// The Relaydeck layer; see ../shared/design/ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// The SQLite layer; see ../shared/design/ARCHITECTURE.md.

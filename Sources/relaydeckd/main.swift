@@ -1,0 +1,2 @@
+import Logging
+Log.info("relaydeckd")
