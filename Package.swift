@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["Relaydeck", "SQLite", "JSON"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Relaydeck", "JSON"], swiftSettings: strict),
+        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
