@@ -42,8 +42,7 @@ let package = Package(
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Logging", "CLinux"],
-            swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+            swiftSettings: strict
         ),
 
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLinux"], swiftSettings: strict),
