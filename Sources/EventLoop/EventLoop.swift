@@ -1,1 +1,246 @@
-// The EventLoop layer; see ../shared/design/ARCHITECTURE.md.
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Logging
+
+/// One epoll loop on one thread. It owns every registered descriptor's handler, the timers,
+/// and the work queued for "soon"; nothing in it is locked except the cross-thread queue of
+/// `EventLoopHandle`. Every method but those of the handle must be called on the loop thread.
+public final class EventLoop {
+    public let clock: any LoopClock
+    /// The time at the start of the current iteration. Reading it costs nothing, so handlers
+    /// use it instead of asking the clock for every request.
+    public private(set) var now: Instant
+
+    private let epollFD: Int32
+    private var registrations: [Slot] = []
+    private var nextGeneration: UInt32 = 1
+    private var timers = TimerQueue()
+    private var soon: [() -> Void] = []
+    private var stopped = false
+    private var events: UnsafeMutableBufferPointer<epoll_event>
+    public let handle: EventLoopHandle
+    private var wakeRegistration: IORegistration?
+    private var signalSource: SignalSource?
+
+    private struct Slot {
+        var handler: (any IOHandler)?
+        var generation: UInt32
+    }
+
+    public init(clock: any LoopClock = MonotonicClock(), maxEventsPerWait: Int = 256) throws(Errno) {
+        self.clock = clock
+        self.now = clock.now
+        epollFD = try retryingEINTR { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        events = .allocate(capacity: maxEventsPerWait)
+        let wakeFD: Int32
+        do {
+            wakeFD = try retryingEINTR { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        } catch {
+            close(epollFD)
+            events.deallocate()
+            throw error
+        }
+        handle = EventLoopHandle(eventFD: wakeFD)
+        wakeRegistration = try register(fd: wakeFD, interest: .readable, handler: WakeHandler(handle: handle))
+    }
+
+    deinit {
+        if let registration = wakeRegistration {
+            unregister(registration)
+        }
+        close(handle.eventFD)
+        close(epollFD)
+        events.deallocate()
+    }
+
+    // MARK: Descriptors
+
+    /// Adds `fd` to the loop. The handler is kept alive until `unregister`.
+    public func register(fd: Int32, interest: Interest, handler: any IOHandler) throws(Errno) -> IORegistration {
+        precondition(fd >= 0)
+        let index = Int(fd)
+        if index >= registrations.count {
+            registrations.append(contentsOf: repeatElement(Slot(handler: nil, generation: 0), count: index + 1 - registrations.count))
+        }
+        precondition(registrations[index].handler == nil, "descriptor \(fd) registered twice")
+        let generation = nextGeneration
+        nextGeneration = nextGeneration == UInt32.max ? 1 : nextGeneration + 1
+        var event = epoll_event()
+        event.events = interest.rawValue
+        event.data.u64 = Self.pack(fd: fd, generation: generation)
+        try retryingEINTR { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
+        registrations[index] = Slot(handler: handler, generation: generation)
+        return IORegistration(fd: fd, generation: generation)
+    }
+
+    public func modify(_ registration: IORegistration, interest: Interest) throws(Errno) {
+        guard isCurrent(registration) else { return }
+        var event = epoll_event()
+        event.events = interest.rawValue
+        event.data.u64 = Self.pack(fd: registration.fd, generation: registration.generation)
+        try retryingEINTR { epoll_ctl(epollFD, EPOLL_CTL_MOD, registration.fd, &event) }
+    }
+
+    /// Removes the descriptor from the loop and releases its handler. Call it before closing
+    /// the descriptor. Events already fetched for it in this iteration are dropped.
+    public func unregister(_ registration: IORegistration) {
+        guard isCurrent(registration) else { return }
+        var event = epoll_event()
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, registration.fd, &event)
+        registrations[Int(registration.fd)] = Slot(handler: nil, generation: 0)
+    }
+
+    public func isCurrent(_ registration: IORegistration) -> Bool {
+        let index = Int(registration.fd)
+        return index < registrations.count
+            && registrations[index].generation == registration.generation
+            && registrations[index].handler != nil
+    }
+
+    public var registeredCount: Int { registrations.reduce(0) { $0 + ($1.handler == nil ? 0 : 1) } }
+
+    private static func pack(fd: Int32, generation: UInt32) -> UInt64 {
+        (UInt64(generation) << 32) | UInt64(UInt32(bitPattern: fd))
+    }
+
+    // MARK: Timers
+
+    /// Schedules `callback` to run on the loop at `deadline` (or at once if it has passed).
+    @discardableResult
+    public func schedule(at deadline: Instant, _ callback: @escaping () -> Void) -> LoopTimer {
+        let timer = LoopTimer(deadline: deadline, callback: callback)
+        timers.schedule(timer, at: deadline)
+        return timer
+    }
+
+    @discardableResult
+    public func schedule(after span: TimeSpan, _ callback: @escaping () -> Void) -> LoopTimer {
+        schedule(at: now + span, callback)
+    }
+
+    /// A timer that is not scheduled yet; `reschedule` arms it.
+    public func makeTimer(_ callback: @escaping () -> Void) -> LoopTimer {
+        LoopTimer(deadline: now, callback: callback)
+    }
+
+    /// Moves (or arms again) a timer.
+    public func reschedule(_ timer: LoopTimer, at deadline: Instant) {
+        timers.schedule(timer, at: deadline)
+    }
+
+    public func cancel(_ timer: LoopTimer) {
+        timers.remove(timer)
+    }
+
+    public var scheduledTimerCount: Int { timers.count }
+
+    // MARK: Work
+
+    /// Runs `work` on this loop after the current event has been handled, before the loop
+    /// sleeps again (for what must follow a response, not delay it).
+    public func runSoon(_ work: @escaping () -> Void) {
+        soon.append(work)
+    }
+
+    /// Signals arrive as events on the loop instead of interrupting it. Blocks them for this
+    /// thread, so call it before starting other threads (they inherit the mask).
+    public func handleSignals(_ signals: [Int32], _ handler: @escaping (Int32) -> Void) throws(Errno) {
+        precondition(signalSource == nil, "handleSignals called twice")
+        let source = try SignalSource(signals: signals, handler: handler)
+        do {
+            source.registration = try register(fd: source.fd, interest: .readable, handler: source)
+        } catch {
+            source.close()
+            throw error
+        }
+        signalSource = source
+    }
+
+    // MARK: Running
+
+    /// Runs until `stop()`.
+    public func run() {
+        stopped = false
+        while !stopped {
+            runOnce(maxWait: nil)
+        }
+    }
+
+    public func stop() {
+        stopped = true
+    }
+
+    public var isStopped: Bool { stopped }
+
+    /// One iteration: wait for events (at most until the next timer, or `maxWait`), handle
+    /// them, then due timers, then the work queued for soon.
+    public func runOnce(maxWait: TimeSpan? = nil) {
+        var timeout = Int32(-1)
+        if !soon.isEmpty {
+            timeout = 0
+        } else {
+            var wait: TimeSpan? = maxWait
+            if let deadline = timers.nextDeadline {
+                let untilTimer = max(.zero, deadline - clock.now)
+                wait = wait.map { min($0, untilTimer) } ?? untilTimer
+            }
+            if let wait {
+                timeout = Int32(clamping: wait.millisecondsRoundedUp)
+            }
+        }
+        let count = epoll_wait(epollFD, events.baseAddress, Int32(events.count), timeout)
+        now = clock.now
+        if count > 0 {
+            dispatch(Int(count))
+        } else if count < 0 && Errno.current != .interrupted {
+            Log.error("epoll_wait failed", ["errno": Errno.current.description])
+        }
+        runTimers()
+        runSoonQueue()
+    }
+
+    private func dispatch(_ count: Int) {
+        for i in 0..<count {
+            let event = events[i]
+            let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: event.data.u64))
+            let generation = UInt32(truncatingIfNeeded: event.data.u64 >> 32)
+            let index = Int(fd)
+            // An earlier handler in this batch may have closed this descriptor, and an
+            // accept may have reused its number: the generation tells them apart.
+            guard index < registrations.count,
+                  registrations[index].generation == generation,
+                  let handler = registrations[index].handler else { continue }
+            handler.handleIO(IOEvents(rawValue: event.events))
+        }
+    }
+
+    private func runTimers() {
+        // Timers armed by a callback wait for the next iteration, so a callback that re-arms
+        // itself for "now" cannot starve the loop.
+        let mark = timers.schedulingMark
+        while let timer = timers.popExpired(now: now, scheduledBefore: mark) {
+            timer.callback()
+        }
+    }
+
+    private func runSoonQueue() {
+        while !soon.isEmpty {
+            let batch = soon
+            soon.removeAll(keepingCapacity: true)
+            for work in batch { work() }
+        }
+    }
+
+    private final class WakeHandler: IOHandler {
+        let handle: EventLoopHandle
+        init(handle: EventLoopHandle) { self.handle = handle }
+
+        func handleIO(_ events: IOEvents) {
+            var value: UInt64 = 0
+            _ = read(handle.eventFD, &value, 8)
+            for work in handle.takeAll() { work() }
+        }
+    }
+}

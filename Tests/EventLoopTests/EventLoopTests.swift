@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import Synchronization
+import Testing
+@testable import EventLoop
+
+final class RecordingHandler: IOHandler {
+    var calls: [IOEvents] = []
+    var onEvent: ((IOEvents) -> Void)?
+    func handleIO(_ events: IOEvents) {
+        calls.append(events)
+        onEvent?(events)
+    }
+}
+
+@Suite struct EventLoopTests {
+    @Test func timersFireWhenTheManualClockReachesThem() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        var fired: [String] = []
+        loop.schedule(after: .milliseconds(100)) { fired.append("a") }
+        let b = loop.schedule(after: .milliseconds(200)) { fired.append("b") }
+        loop.schedule(after: .milliseconds(300)) { fired.append("c") }
+        loop.runOnce(maxWait: .zero)
+        #expect(fired.isEmpty)
+        clock.advance(by: .milliseconds(150))
+        loop.runOnce(maxWait: .zero)
+        #expect(fired == ["a"])
+        loop.cancel(b)
+        clock.advance(by: .milliseconds(500))
+        loop.runOnce(maxWait: .zero)
+        #expect(fired == ["a", "c"])
+        #expect(loop.scheduledTimerCount == 0)
+    }
+
+    @Test func aTimerThatReschedulesItselfForNowWaitsForTheNextIteration() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        var count = 0
+        var timer: LoopTimer!
+        timer = loop.makeTimer {
+            count += 1
+            loop.reschedule(timer, at: loop.now)
+        }
+        loop.reschedule(timer, at: loop.now)
+        loop.runOnce(maxWait: .zero)
+        #expect(count == 1)
+        loop.runOnce(maxWait: .zero)
+        #expect(count == 2)
+    }
+
+    @Test func realTimersWaitAboutTheirDelay() throws {
+        let loop = try EventLoop()
+        var fired = false
+        let start = loop.clock.now
+        loop.schedule(after: .milliseconds(30)) { fired = true; loop.stop() }
+        loop.run()
+        #expect(fired)
+        #expect(loop.clock.now - start >= .milliseconds(30))
+    }
+
+    @Test func readableDescriptorIsDelivered() throws {
+        let loop = try EventLoop()
+        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        defer { close(fd) }
+        let handler = RecordingHandler()
+        let registration = try loop.register(fd: fd, interest: .readable, handler: handler)
+        var one: UInt64 = 1
+        _ = write(fd, &one, 8)
+        loop.runOnce(maxWait: .zero)
+        #expect(handler.calls.count == 1)
+        #expect(handler.calls.first?.contains(.readable) == true)
+        loop.unregister(registration)
+        loop.runOnce(maxWait: .zero)
+        #expect(handler.calls.count == 1)
+    }
+
+    /// Two descriptors are ready in the same batch. The first handler closes the second
+    /// descriptor and a new one takes its number; the old event must not reach the new owner.
+    @Test func staleEventForAClosedAndReusedDescriptorIsNotDelivered() throws {
+        let loop = try EventLoop()
+        let first = eventfd(1, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        let second = eventfd(1, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        let firstHandler = RecordingHandler()
+        let secondHandler = RecordingHandler()
+        let newcomer = RecordingHandler()
+        var reused: Int32 = -1
+        var newRegistration: IORegistration?
+        let secondRegistration = try loop.register(fd: second, interest: .readable, handler: secondHandler)
+        let firstRegistration = try loop.register(fd: first, interest: .readable, handler: firstHandler)
+        // Whichever comes first in the batch closes the other and reuses its number.
+        let takeOver: (Int32, IORegistration) -> Void = { victim, registration in
+            loop.unregister(registration)
+            close(victim)
+            reused = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+            newRegistration = try? loop.register(fd: reused, interest: .readable, handler: newcomer)
+        }
+        firstHandler.onEvent = { _ in if reused < 0 { takeOver(second, secondRegistration) } }
+        secondHandler.onEvent = { _ in if reused < 0 { takeOver(first, firstRegistration) } }
+        loop.runOnce(maxWait: .zero)
+        #expect(firstHandler.calls.count + secondHandler.calls.count == 1)
+        #expect(reused == first || reused == second)
+        #expect(newcomer.calls.isEmpty)
+        if let newRegistration { loop.unregister(newRegistration) }
+        close(reused)
+        close(firstHandler.calls.isEmpty ? second : first)
+    }
+
+    @Test func workFromAnotherThreadWakesTheLoop() throws {
+        let loop = try EventLoop()
+        let handle = loop.handle
+        let seen = Mutex(0)
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(ThreadWork {
+            for _ in 0..<100 { handle.execute { seen.withLock { $0 += 1 } } }
+        })
+        pthread_create(&thread, nil, { raw in
+            let work = Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue()
+            work.body()
+            return nil
+        }, box.toOpaque())
+        let deadline = loop.clock.now + .seconds(5)
+        while seen.withLock({ $0 }) < 100 && loop.clock.now < deadline {
+            loop.runOnce(maxWait: .milliseconds(100))
+        }
+        pthread_join(thread, nil)
+        #expect(seen.withLock { $0 } == 100)
+    }
+
+    @Test func runSoonWorkRunsBeforeTheLoopSleeps() throws {
+        let loop = try EventLoop()
+        var ran = false
+        loop.runSoon { ran = true }
+        // No events and no timers: without the queued work this would block for 10 s.
+        loop.runOnce(maxWait: .seconds(10))
+        #expect(ran)
+    }
+
+    @Test func signalsArriveAsLoopEvents() throws {
+        // A child thread would inherit the mask; this test runs the loop on its own thread
+        // state, so block and raise on the same thread.
+        let loop = try EventLoop()
+        var received: [Int32] = []
+        try loop.handleSignals([SIGUSR2]) { received.append($0) }
+        pthread_kill(pthread_self(), SIGUSR2)
+        loop.runOnce(maxWait: .milliseconds(500))
+        #expect(received == [SIGUSR2])
+    }
+}
+
+final class ThreadWork: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
