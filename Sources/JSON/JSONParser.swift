@@ -1,0 +1,38 @@
+/// A strict RFC 8259 parser: one value of any kind at top level, whitespace only around it,
+/// the exact number grammar, well-formed UTF-8, no byte order mark.
+///
+/// It never recurses: open arrays and objects live on an explicit stack of at most `maxDepth`
+/// entries, so hostile nesting costs a bounded amount of memory and no call stack. Time is
+/// linear in the input.
+public enum JSONParser {
+    /// Deep enough for any request body of the contract, shallow enough to stop abuse early.
+    public static let defaultMaxDepth = 64
+
+    /// Parses `bytes` as one JSON text. Arrays and objects may nest `maxDepth` levels deep
+    /// (`[[1]]` is two levels); one level more throws `depthLimitExceeded`.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+        var parser = Parser(bytes: bytes, maxDepth: maxDepth)
+        return try parser.parseDocument()
+    }
+
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) -> JSON in try parse(buffer, maxDepth: maxDepth) }
+        }.get()
+    }
+
+    /// Offsets in errors count from the start of the slice, not of its base array.
+    public static func parse(_ bytes: ArraySlice<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) -> JSON in try parse(buffer, maxDepth: maxDepth) }
+        }.get()
+    }
+
+    /// Parses the UTF-8 of `text`.
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+        var text = text
+        return try text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) -> JSON in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
+        }.get()
+    }
+}
