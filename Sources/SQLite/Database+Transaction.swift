@@ -31,6 +31,7 @@ extension Database {
     ///
     /// Do not mix with BEGIN/COMMIT run through `execute`: BEGIN inside an open transaction
     /// fails with SQLite's own error.
+    @discardableResult
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         if transactionDepth > 0 {
             return try savepoint(body)
