@@ -1,0 +1,107 @@
+import CSQLite
+
+extension Database {
+    /// How BEGIN takes its locks. The server writes with `.immediate`: the write lock is
+    /// taken at BEGIN, so a busy store fails before the body runs, never at COMMIT.
+    public enum TransactionKind: Sendable {
+        case deferred, immediate, exclusive
+
+        var begin: String {
+            switch self {
+            case .deferred: "BEGIN DEFERRED"
+            case .immediate: "BEGIN IMMEDIATE"
+            case .exclusive: "BEGIN EXCLUSIVE"
+            }
+        }
+    }
+
+    /// BEGIN <kind>; body; COMMIT, and the value of `body`. If `body` throws or COMMIT
+    /// fails, the transaction is rolled back (if SQLite has not already done so) and the
+    /// error rethrown: when this returns, the changes are committed; when it throws, none
+    /// of them are.
+    ///
+    /// Nested calls are savepoints: an inner call that throws undoes only its own changes
+    /// (ROLLBACK TO) and rethrows; the outer body may catch that and go on. An inner call
+    /// that returns has its changes committed only with the outermost one. The `kind` of
+    /// an inner call is ignored (the outer BEGIN decided the locking).
+    ///
+    /// If SQLite rolled the whole transaction back on its own inside the body (it may on
+    /// SQLITE_FULL, IOERR, BUSY or NOMEM) and the body swallowed that error, nothing is
+    /// committed: the call throws SQLITE_ABORT_ROLLBACK instead of returning.
+    ///
+    /// Do not mix with BEGIN/COMMIT run through `execute`: BEGIN inside an open transaction
+    /// fails with SQLite's own error.
+    @discardableResult
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        if transactionDepth > 0 {
+            return try savepoint(body)
+        }
+        if abandonedTransaction && isInTransaction {
+            try statement("ROLLBACK").run()
+        }
+        abandonedTransaction = false
+        try statement(kind.begin).run()
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+
+        let result: T
+        do {
+            result = try body()
+            guard isInTransaction else { throw Self.rolledBack() }
+            try statement("COMMIT").run()
+        } catch {
+            rollBack()
+            throw error
+        }
+        return result
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        // Outside a transaction SAVEPOINT would begin a new one, and RELEASE commit it on
+        // its own: the outer transaction is gone, so its body must fail.
+        guard isInTransaction else { throw Self.rolledBack() }
+        let name = "relaydeck_savepoint_\(transactionDepth)"
+        try statement("SAVEPOINT \(name)").run()
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+
+        let result: T
+        do {
+            result = try body()
+            guard isInTransaction else { throw Self.rolledBack() }
+            try statement("RELEASE \(name)").run()
+        } catch {
+            rollBack(to: name)
+            throw error
+        }
+        return result
+    }
+
+    /// Rolls the whole transaction back, keeping the caller's error as the one reported.
+    private func rollBack() {
+        guard isInTransaction else { return }
+        do {
+            try statement("ROLLBACK").run()
+        } catch {
+            abandonedTransaction = true
+        }
+    }
+
+    /// Undoes a savepoint's changes. If that fails, the inner changes must not reach a
+    /// commit through an outer body that catches the error, so the whole transaction goes.
+    private func rollBack(to name: String) {
+        guard isInTransaction else { return }
+        do {
+            try statement("ROLLBACK TO \(name)").run()
+            try statement("RELEASE \(name)").run()
+        } catch {
+            rollBack()
+        }
+    }
+
+    private static func rolledBack() -> SQLiteError {
+        SQLiteError(
+            code: SQLITE_ABORT | (2 << 8),  // SQLITE_ABORT_ROLLBACK: the macro does not import
+            message: "the transaction was rolled back by SQLite after an earlier error")
+    }
+}

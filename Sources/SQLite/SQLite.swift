@@ -1,1 +1,0 @@
-// The SQLite layer; see ../shared/design/ARCHITECTURE.md.
