@@ -29,9 +29,11 @@ struct RequestLine {
         }
         let targetEnd = k
         guard k < end else { throw .badRequest("malformed request line") }
-        let version = try Self.version(p, k + 1, end)
         guard methodEnd > 0 else { throw .badRequest("empty method") }
         guard targetEnd > targetStart else { throw .badRequest("empty request target") }
+        // The version before the target's form, so the HTTP/2 preface (`PRI * HTTP/2.0`)
+        // is told 505 rather than 400.
+        let version = try Self.version(p, k + 1, end)
         let method = HTTPMethod(token: p, 0, methodEnd)
         if p[targetStart] != ASCII.slash {
             guard targetEnd - targetStart == 1, p[targetStart] == ASCII.asterisk else {
