@@ -44,6 +44,7 @@ import Testing
         // At the limit, and with the CR that may start its CRLF, it is still waiting.
         #expect(feed(Self.requestLine(length: 8192)) == [])
         #expect(feed(Self.requestLine(length: 8192) + "\r") == [])
+        #expect(feed([Array((Self.requestLine(length: 8192) + "\r").utf8), [], Array("\nHost: a\r\n\r\n".utf8)]).count == 2)
         #expect(feed([Array((Self.requestLine(length: 8192) + "\r").utf8), Array("X".utf8)]) == [.error(.uriTooLong)])
     }
 

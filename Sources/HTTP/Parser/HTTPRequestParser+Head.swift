@@ -36,7 +36,8 @@ extension HTTPRequestParser {
         if lineStart == 0 {
             // Still on the request line: a trailing CR may yet be the start of its CRLF.
             var length = base + scanEnd
-            if scanEnd > start && buf[scanEnd - 1] == ASCII.cr { length -= 1 }
+            let last: UInt8? = scanEnd > start ? buf[scanEnd - 1] : headBuffer.last
+            if last == ASCII.cr { length -= 1 }
             if length > limits.maxRequestLineBytes { return fail(.uriTooLong, consumed: scanEnd) }
         }
         if scanEnd < buf.count { return fail(.headersTooLarge, consumed: scanEnd) }
@@ -93,7 +94,10 @@ extension HTTPRequestParser {
         if head.isChunked {
             state = .chunkSizeLine
         } else if let length = head.contentLength, length > 0 {
-            body.reserveCapacity(length)
+            // A declared length is a claim, not bytes: reserve up to a bound and let the
+            // array grow as bytes arrive, so a raised body limit cannot be turned into
+            // large idle allocations by headers alone.
+            body.reserveCapacity(min(length, Self.maxBodyReservation))
             state = .fixedBody(remaining: length)
         } else {
             state = .bodyless

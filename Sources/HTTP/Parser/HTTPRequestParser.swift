@@ -41,6 +41,9 @@ public struct HTTPRequestParser: Sendable {
     /// cover clients that end a body with an extra CRLF, more is someone wasting our time.
     static let maxEmptyLinesBeforeRequest = 4
 
+    /// The most body capacity reserved from a Content-Length before the bytes come.
+    static let maxBodyReservation = 1_048_576
+
     public init(limits: HTTPParserLimits = HTTPParserLimits()) {
         self.limits = limits
     }
