@@ -84,10 +84,11 @@ extension HTTPRequestParser {
 
     /// Handles a complete chunk size line; returns the error, if any.
     private mutating func chunkSizeLine(_ buf: UnsafeRawBufferPointer, from i: Int, lf: Int) -> HTTPParseError? {
-        let limit = limits.maxChunkLineBytes
-        guard let parsed = withLine(buf, from: i, lf: lf, { line in
-            line.count > limit ? .failure(.badRequest("chunk size line too long")) : ChunkSizeLine.parse(line)
-        }) else {
+        // The length first, as a split read finds it before the LF arrives.
+        let previous: UInt8? = lf > i ? buf[lf - 1] : lineBuffer.last
+        let length = lineBuffer.count + lf - i - (previous == ASCII.cr ? 1 : 0)
+        if length > limits.maxChunkLineBytes { return .badRequest("chunk size line too long") }
+        guard let parsed = withLine(buf, from: i, lf: lf, ChunkSizeLine.parse) else {
             return .badRequest("bare LF in a chunk size line")
         }
         switch parsed {

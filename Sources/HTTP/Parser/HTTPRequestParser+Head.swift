@@ -20,13 +20,15 @@ extension HTTPRequestParser {
         var k = start
         while let lf = ASCII.firstLF(buf, from: k, to: scanEnd) {
             let previous: UInt8? = lf > start ? buf[lf - 1] : headBuffer.last
-            guard previous == ASCII.cr else { return fail(.badRequest("bare LF in the head"), consumed: lf) }
-            let lineLength = base + lf - 1 - lineStart
-            if lineStart == 0 {
-                if lineLength > limits.maxRequestLineBytes { return fail(.uriTooLong, consumed: lf) }
-            } else if lineLength == 0 {
-                return completeHead(buf, start: start, end: lf + 1)
-            } else {
+            let endsWithCRLF = previous == ASCII.cr
+            let lineLength = base + lf - lineStart - (endsWithCRLF ? 1 : 0)
+            // The length before the line ending, so the answer is the one a split read
+            // would give, where the length is over before the LF arrives.
+            if lineStart == 0 && lineLength > limits.maxRequestLineBytes { return fail(.uriTooLong, consumed: lf) }
+            guard endsWithCRLF else { return fail(.badRequest("bare LF in the head"), consumed: lf) }
+            // The request line itself is parsed with the rest once the head is complete.
+            if lineStart > 0 {
+                if lineLength == 0 { return completeHead(buf, start: start, end: lf + 1) }
                 fieldLines += 1
                 if fieldLines > limits.maxHeaderCount { return fail(.headersTooLarge, consumed: lf) }
             }
