@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 @Suite struct ParserChunkedTests {
     static let head = "POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 @Suite struct ParserFieldTests {
     @Test func refusesObsFold() {
@@ -34,6 +34,33 @@ import Testing
         #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nX-A: b\0c\r\n\r\n") == .badRequest("control byte in a field value"))
         #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nX-A: b\u{7F}\r\n\r\n") == .badRequest("control byte in a field value"))
         #expect(parseError("GET / HTTP/1.1\r\nHost: a\r\nX-A: \u{1B}\r\n\r\n") == .badRequest("control byte in a field value"))
+    }
+
+    /// Values are checked eight bytes at a time: a bad byte must be found at every offset.
+    @Test func findsAControlByteAtAnyOffsetOfALongValue() {
+        for bad in ["\0", "\u{1F}", "\u{7F}", "\u{8}", "\u{B}"] {
+            for offset in 0..<40 {
+                let value = String(repeating: "v", count: offset) + bad + String(repeating: "w", count: 39 - offset)
+                let text = "GET / HTTP/1.1\r\nHost: a\r\nX-Long: \(value)\r\n\r\n"
+                #expect(parseError(text) == .badRequest("control byte in a field value"), "\(bad.debugDescription) at \(offset)")
+            }
+        }
+    }
+
+    @Test func acceptsEveryAllowedByteAtAnyOffsetOfALongValue() throws {
+        for good: UInt8 in [0x09, 0x20, 0x21, 0x7E, 0x80, 0xFF] {
+            for offset in 0..<40 {
+                var bytes = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Long: ".utf8)
+                let value = [UInt8](repeating: 0x76, count: offset) + [good] + [UInt8](repeating: 0x77, count: 39 - offset)
+                bytes += value + Array("\r\n\r\n".utf8)
+                let h = try HTTPRequestHead(parsing: bytes)
+                // SP and HTAB at either end are OWS, trimmed; inside they are kept.
+                let isOWS = { (b: UInt8) in b == 0x20 || b == 0x09 }
+                let expected = Array(value.drop(while: isOWS).reversed().drop(while: isOWS).reversed())
+                #expect(expected.count == (isOWS(good) && (offset == 0 || offset == 39) ? 39 : 40))
+                #expect(h.headerBytes("x-long").map(Array.init) == expected, "\(good) at \(offset)")
+            }
+        }
     }
 
     @Test func acceptsTabsAndObsTextInValues() throws {

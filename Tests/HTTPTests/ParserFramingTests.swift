@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 /// Content-Length and Transfer-Encoding: the rules that decide where a request ends.
 @Suite struct ParserFramingTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 /// Mangled requests: whatever the parser answers, it answers the same however the bytes are
 /// split, and it never traps.

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 /// The connection-handling answers a head gives: keep-alive and 100-continue.
 @Suite struct ParserHeadTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 /// Each limit passes at exactly its value and refuses one over, with its status.
 @Suite struct ParserLimitTests {

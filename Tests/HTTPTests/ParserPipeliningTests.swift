@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 @Suite struct ParserPipeliningTests {
     static let first = "GET /one HTTP/1.1\r\nHost: h\r\n\r\n"

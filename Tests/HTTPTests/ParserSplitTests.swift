@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 /// One request set and exactly what the parser must report for it.
 struct SplitCase: CustomTestStringConvertible, Sendable {

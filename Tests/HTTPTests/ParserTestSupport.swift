@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 /// What a test saw from the parser, in a form that compares exactly.
 enum Seen: Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 @Suite struct ResponseDateTests {
     @Test(arguments: [

@@ -1,5 +1,5 @@
 import Testing
-@testable import HTTP
+import HTTP
 
 @Suite struct ResponseHeadTests {
     static let date = HTTPDate(unixSeconds: 784_111_777)

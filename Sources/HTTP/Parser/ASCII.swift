@@ -36,6 +36,30 @@ enum ASCII {
         (b >= 0x20 && b != 0x7F) || b == htab
     }
 
+    /// Whether every byte of `p[from..<to]` may appear in a field value. Values are most of a
+    /// head's bytes, so eight are tested at once (SWAR: any byte below 0x20 or equal to
+    /// 0x7F); only a word that holds such a byte, HTAB being one, is looked at byte by byte.
+    static func areFieldValueBytes(_ p: UnsafeRawBufferPointer, from: Int, to: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var k = from
+        while to - k >= 8 {
+            let x = p.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            let below20 = (x &- ones &* 0x20) & ~x & highs
+            let y = x ^ (ones &* 0x7F)
+            let equal7F = (y &- ones) & ~y & highs
+            if below20 | equal7F != 0 {
+                for i in k..<(k + 8) where !isFieldValueByte(p[i]) { return false }
+            }
+            k += 8
+        }
+        while k < to {
+            if !isFieldValueByte(p[k]) { return false }
+            k += 1
+        }
+        return true
+    }
+
     @inline(__always)
     static func isWhitespace(_ b: UInt8) -> Bool { b == sp || b == htab }
 

@@ -29,9 +29,8 @@ enum FieldLine {
         k += 1
         while k < end && ASCII.isWhitespace(p[k]) { k += 1 }
         let valueStart = k
-        while k < end {
-            guard ASCII.isFieldValueByte(p[k]) else { throw .badRequest("control byte in a field value") }
-            k += 1
+        guard ASCII.areFieldValueBytes(p, from: valueStart, to: end) else {
+            throw .badRequest("control byte in a field value")
         }
         var valueEnd = end
         while valueEnd > valueStart && ASCII.isWhitespace(p[valueEnd - 1]) { valueEnd -= 1 }

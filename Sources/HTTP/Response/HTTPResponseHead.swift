@@ -25,13 +25,11 @@ public struct HTTPResponseHead: Sendable {
         Self.append("HTTP/1.1 ", to: &buffer)
         Self.appendDecimal(code, to: &buffer)
         buffer.append(ASCII.sp)
-        buffer.append(contentsOf: HTTPStatus.reasonPhrase(code).utf8)
+        var reason = HTTPStatus.reasonPhrase(code)
+        reason.withUTF8 { buffer.append(contentsOf: $0) }
         Self.append("\r\n", to: &buffer)
-        for field in headers where Self.isSafe(field) {
-            buffer.append(contentsOf: field.name.utf8)
-            Self.append(": ", to: &buffer)
-            buffer.append(contentsOf: field.value.utf8)
-            Self.append("\r\n", to: &buffer)
+        for field in headers {
+            Self.appendField(field.name, field.value, to: &buffer)
         }
         if let length = contentLength, length >= 0 {
             Self.append("Content-Length: ", to: &buffer)
@@ -49,13 +47,23 @@ public struct HTTPResponseHead: Sendable {
         Self.append("\r\n", to: &buffer)
     }
 
-    /// A field that would break the head (response splitting) is dropped, not trapped on:
-    /// a defect elsewhere must cost one field, not the process.
-    private static func isSafe(_ field: (name: String, value: String)) -> Bool {
-        guard !field.name.isEmpty else { return false }
-        for b in field.name.utf8 where !ASCII.isTchar(b) { return false }
-        for b in field.value.utf8 where !ASCII.isFieldValueByte(b) { return false }
-        return true
+    /// Appends `name: value` CRLF, unless the field would break the head (response
+    /// splitting): then it is dropped, not trapped on, so a defect elsewhere costs one
+    /// field, not the process. The check runs on the bytes being copied.
+    private static func appendField(_ name: String, _ value: String, to buffer: inout [UInt8]) {
+        var name = name
+        var value = value
+        name.withUTF8 { n in
+            value.withUTF8 { v in
+                guard !n.isEmpty, n.allSatisfy(ASCII.isTchar),
+                      ASCII.areFieldValueBytes(UnsafeRawBufferPointer(v), from: 0, to: v.count)
+                else { return }
+                buffer.append(contentsOf: n)
+                append(": ", to: &buffer)
+                buffer.append(contentsOf: v)
+                append("\r\n", to: &buffer)
+            }
+        }
     }
 
     private static func append(_ text: StaticString, to buffer: inout [UInt8]) {
