@@ -16,7 +16,6 @@ enum ASCII {
     static let question: UInt8 = 0x3F
     static let asterisk: UInt8 = 0x2A
     static let dot: UInt8 = 0x2E
-    static let zero: UInt8 = 0x30
 
     // tchar (RFC 9110 5.6.2) as two 64-bit masks: a branch-free test without a global
     // table, whose lazy initialisation would cost a check on every byte.

@@ -27,7 +27,9 @@ public struct HTTPRequestHead: Sendable {
     private let queryStart: String.Index?
 
     /// Parses a complete head: request line, field lines and the blank line, each ending in
-    /// CRLF, nothing after. The parser uses this; tests of other layers can too.
+    /// CRLF, nothing before or after. Throws what the parser would answer for that head,
+    /// 413 for a Content-Length over `limits.maxBodyBytes` included. The parser uses this;
+    /// tests of other layers can build heads with it too.
     public init(parsing bytes: [UInt8], limits: HTTPParserLimits = HTTPParserLimits()) throws(HTTPParseError) {
         let result = bytes.withUnsafeBytes { p -> Result<ParsedHead, HTTPParseError> in
             do throws(HTTPParseError) {
