@@ -138,4 +138,37 @@ import Testing
         #expect(IPAddress("1.2.3.4") != IPAddress("::ffff:1.2.3.4"))
         #expect(IPAddress("0.0.0.0") != IPAddress("::"))
     }
+
+    @Test func reparsesItsOwnOutputForRandomText() {
+        // Random strings over the address alphabet: parsing must never trap, and whatever
+        // parses must print to text that parses back to the same address.
+        let alphabet = Array("0123456789abcdefABCDEF:.:::/%[]")
+        var generator = SystemRandomNumberGenerator()
+        var parsed = 0
+        for _ in 0..<50_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "0" })
+            guard let address = IPAddress(text) else { continue }
+            parsed += 1
+            #expect(IPAddress(address.description) == address, "\(text)")
+            #expect(IPAddress(bytes: address.bytes) == address, "\(text)")
+        }
+        #expect(parsed > 0)
+    }
+
+    @Test func printsRandomAddressesCanonically() {
+        // Canonical text is a fixed point: printing what was parsed from it changes nothing.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            // Groups biased toward zero so runs of zeros, the hard part of RFC 5952, are common.
+            let bytes: [UInt8] = (0..<8).flatMap { _ -> [UInt8] in
+                Bool.random(using: &generator) ? [0, 0] : [UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator)]
+            }
+            guard let address = IPAddress(bytes: bytes) else { continue }
+            let text = address.description
+            #expect(IPAddress(text)?.description == text)
+            #expect(!text.contains(":::"))
+            #expect(text.split(separator: "::", omittingEmptySubsequences: false).count <= 2)
+        }
+    }
 }

@@ -5,8 +5,10 @@
 /// peer address taken from `accept` and matched against `TRUSTED_PROXIES` costs no heap
 /// allocation. Pure: no syscalls, no name resolution.
 public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+    /// IPv4 or IPv6; an IPv4-mapped IPv6 address is `.v6` (see `unmappedV4`).
     public enum Family: Sendable { case v4, v6 }
 
+    /// Which of the two the address is.
     public let family: Family
     /// Network byte order: bits 127...64 of an IPv6 address; 0 for IPv4.
     let high: UInt64

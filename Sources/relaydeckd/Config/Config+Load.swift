@@ -87,7 +87,7 @@ extension ConfigReader {
     func totpSecret() throws(ConfigError) -> [UInt8]? {
         guard let secret = try secret("APP_TOTP_SECRET") else { return nil }
         // Files and credentials usually end in a newline; spaces inside are group separators.
-        let text = Substring(String(decoding: secret.bytes, as: UTF8.self)).trimmingSpaces()
+        let text = ConfigSyntax.trimmed(Substring(String(decoding: secret.bytes, as: UTF8.self)))
         guard let bytes = Base32.decode(String(text)) else {
             throw secret.error("not base32 (RFC 4648: letters A-Z and digits 2-7, = padding optional)")
         }

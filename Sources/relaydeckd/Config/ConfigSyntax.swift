@@ -69,7 +69,7 @@ enum ConfigSyntax {
     /// empty items dropped (so a trailing comma is harmless).
     static func list(_ text: String, separators: Set<Character>) -> [Substring] {
         text.split(whereSeparator: { separators.contains($0) })
-            .map { $0.trimmingSpaces() }
+            .map(trimmed)
             .filter { !$0.isEmpty }
     }
 
@@ -83,20 +83,18 @@ enum ConfigSyntax {
         return false
     }
 
-    @inline(__always)
-    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
-}
-
-extension Substring {
-    /// Without leading and trailing ASCII whitespace (space, tab, CR, LF).
-    func trimmingSpaces() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" || first == "\n" || first == "\r" || first == "\r\n" {
-            result.removeFirst()
-        }
-        while let last = result.last, last == " " || last == "\t" || last == "\n" || last == "\r" || last == "\r\n" {
-            result.removeLast()
-        }
+    /// `text` without leading and trailing ASCII whitespace (space, tab, CR, LF).
+    static func trimmed(_ text: Substring) -> Substring {
+        var result = text
+        while let first = result.first, isSpace(first) { result.removeFirst() }
+        while let last = result.last, isSpace(last) { result.removeLast() }
         return result
     }
+
+    private static func isSpace(_ c: Character) -> Bool {
+        c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n"
+    }
+
+    @inline(__always)
+    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 }
