@@ -1,1 +1,0 @@
-// The Crypto layer; see ../shared/design/ARCHITECTURE.md.

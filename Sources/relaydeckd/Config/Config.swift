@@ -1,0 +1,90 @@
+import EventLoop
+import Logging
+
+/// Every setting of the daemon, read once from the environment at start and checked.
+///
+/// Build it with `Config.load(environment:readFile:)`; each variable, its form and its
+/// default are documented on the property it sets. An empty value counts as unset, so a
+/// systemd `EnvironmentFile` line like `APNS_KEY_ID=` switches nothing on.
+///
+/// Secrets (`APP_TOTP_SECRET`, `APNS_PRIVATE_KEY`) can come three ways, see `load`: the
+/// variable itself, `NAME_FILE` (a path), or a systemd credential named `NAME`.
+struct Config: Sendable {
+    /// Where the server listens.
+    enum ListenAddress: Sendable, Equatable {
+        case tcp(host: IPAddress, port: UInt16)
+        case unix(path: String)
+    }
+
+    /// Push through APNs; present only when all four of `APNS_TEAM_ID`, `APNS_KEY_ID`,
+    /// `APNS_PRIVATE_KEY` and `APNS_BUNDLE_ID` are set.
+    struct APNs: Sendable, Equatable {
+        /// `APNS_TEAM_ID`: 10 of [A-Z0-9].
+        var teamID: String
+        /// `APNS_KEY_ID`: 10 of [A-Z0-9].
+        var keyID: String
+        /// `APNS_PRIVATE_KEY` or `APNS_PRIVATE_KEY_FILE`: the `.p8` PEM text (PKCS #8,
+        /// `-----BEGIN PRIVATE KEY-----`). Secret.
+        var privateKeyPEM: [UInt8]
+        /// `APNS_BUNDLE_ID`: the topic for iOS devices.
+        var bundleID: String
+        /// `APNS_WATCH_BUNDLE_ID`: the topic for `watchos` devices; nil sends them none.
+        var watchBundleID: String?
+        /// `APNS_PRODUCTION_URL`, default `https://api.push.apple.com`.
+        var productionURL: String
+        /// `APNS_SANDBOX_URL`, default `https://api.sandbox.push.apple.com`.
+        var sandboxURL: String
+        /// `APNS_CA_FILE`: a PEM file of extra trusted CAs, for tests against a mock.
+        var caFile: String?
+    }
+
+    /// `LISTEN`: `host:port`, `[v6]:port` or `unix:/abs/path`; host an IP literal or
+    /// `localhost` (= 127.0.0.1); port 0...65535 (0 = any free port, for tests).
+    /// Default `127.0.0.1:8080`.
+    var listen: ListenAddress = .tcp(host: IPAddress(ipv4: 0x7F00_0001), port: 8080)
+    /// `DATABASE_PATH`, default `./relaydeck.db`. `:memory:` gives a database that lives
+    /// only as long as the process: for tests.
+    var databasePath = "./relaydeck.db"
+    /// `DATABASE_SYNCHRONOUS`: `NORMAL` (default) or `FULL`, read case-insensitively.
+    var databaseSynchronous = "NORMAL"
+    /// `PUBLIC_URL`: the server's own origin, `http(s)://host[:port]`, normalized as
+    /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).
+    /// Nil: taken from each request's `Host` header.
+    var publicURL: String?
+    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`, default 600, 1...1_000_000.
+    var rateLimitRequestsPerMinute = 600
+    /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`, default 20, 1...1_000_000.
+    var rateLimitAccountsPerHour = 20
+    /// `RATE_LIMIT_CHALLENGES_PER_HOUR`, default 20, 1...1_000_000.
+    var rateLimitChallengesPerHour = 20
+    /// `TRUSTED_PROXIES`: addresses and CIDR ranges, separated by commas and/or spaces, whose
+    /// `X-Forwarded-For` is believed. Default none.
+    var trustedProxies: [CIDR] = []
+    /// `APP_TOTP_SECRET` (or `_FILE`, or the credential): base32, at least 16 bytes decoded.
+    /// Turns the app code check on. Secret.
+    var appTOTPSecret: [UInt8]?
+    /// `APP_ATTEST_APP_IDS`: comma-separated `TEAMID.bundle.id`. Turns App Attest on.
+    var appAttestAppIDs: [String] = []
+    /// `APP_ATTEST_ENVIRONMENT`: `production` (default) or `development`.
+    var appAttestEnvironment = "production"
+    /// `APP_ATTEST_ROOT_CA_FILE`: a PEM certificate that replaces Apple's pinned App
+    /// Attestation Root CA; for tests.
+    var appAttestRootCAFile: String?
+    /// Push; nil when off.
+    var apns: APNs?
+    /// `TLS_CERT_FILE` and `TLS_KEY_FILE`: serve HTTPS directly; both or neither.
+    var tlsCertFile: String?, tlsKeyFile: String?
+    /// `LOG_LEVEL`: debug, info (default), warn or error.
+    var logLevel = LogLevel.info
+    /// `LOG_FORMAT`: text (default) or json.
+    var logFormat = LogFormat.text
+    /// `MAX_CONNECTIONS`, default 16384, 1...1_000_000.
+    var maxConnections = 16384
+    /// `HTTP_HEADER_TIMEOUT` in seconds with up to 3 decimals, default 10, 0.05...3600.
+    var headerTimeoutMillis = 10_000
+    /// `HTTP_IDLE_TIMEOUT` in seconds with up to 3 decimals, default 75, 0.05...86400.
+    var idleTimeoutMillis = 75_000
+    /// `SHUTDOWN_TIMEOUT` in seconds with up to 3 decimals, default 5, 0...3600: how long
+    /// open requests may finish after SIGTERM.
+    var shutdownTimeoutMillis = 5_000
+}
