@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Logging", "CLinux"],
+            dependencies: ["API", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
             swiftSettings: strict
         ),
 
@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["Relaydeck", "SQLite", "JSON"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Relaydeck", "JSON"], swiftSettings: strict),
-        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd"], swiftSettings: strict),
+        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
