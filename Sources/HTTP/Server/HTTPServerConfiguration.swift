@@ -1,0 +1,26 @@
+import EventLoop
+
+/// Limits and timeouts of the HTTP server. Every bound has a clear answer when it is hit.
+public struct HTTPServerConfiguration: Sendable {
+    public var parserLimits = HTTPParserLimits()
+    /// From the first byte of a request to the end of its head; a slower client gets 408.
+    public var headerTimeout: TimeSpan = .seconds(10)
+    /// While a body arrives: the longest pause between two reads.
+    public var bodyTimeout: TimeSpan = .seconds(10)
+    /// An idle keep-alive connection is closed after this.
+    public var idleTimeout: TimeSpan = .seconds(75)
+    /// Open connections at most; one more gets `503` and is closed.
+    public var maxConnections = 16384
+    /// Bytes a server-sent event stream may have waiting for a slow reader before it is cut off.
+    public var maxStreamBacklog = 512 * 1024
+    /// Bytes a plain response may have waiting (a pipelining client that does not read).
+    public var maxResponseBacklog = 4 * 1024 * 1024
+    /// After an error answer, unread input is drained this long (and this much) before the
+    /// close, so the client sees the answer rather than a reset.
+    public var lingerTimeout: TimeSpan = .seconds(2)
+    public var lingerMaxBytes = 2 * 1024 * 1024
+    /// How long a write may stall (the client reads nothing) before the connection is dropped.
+    public var writeTimeout: TimeSpan = .seconds(30)
+
+    public init() {}
+}
