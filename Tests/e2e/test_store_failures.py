@@ -1,0 +1,91 @@
+"""When the store cannot be reached the server still serves: /health and every store-backed
+route answer 503 `unavailable` with Retry-After, and it recovers by itself."""
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from api import STORE_UNAVAILABLE, assert_error, create_account
+from http_clients import CurlClient, PythonClient
+from server_process import wait_until
+
+UNAVAILABLE_HEALTH = {"status": "unavailable", "store": "unavailable"}
+
+
+def assert_store_unavailable(response):
+    assert_error(response, 503, STORE_UNAVAILABLE)
+    assert response.header("Retry-After") == "1", response
+
+
+@pytest.mark.slow
+def test_database_in_a_missing_directory_then_created(start_server, tmp_path):
+    directory = tmp_path / "not-yet"
+    server = start_server({"DATABASE_PATH": str(directory / "relaydeck.db")})
+    py, curl = PythonClient(server.host, server.port), CurlClient(server.host, server.port)
+
+    health = curl.call("GET", "/health")
+    assert health.status == 503, health
+    assert health.header("Content-Type") == "application/json"
+    assert health.header("Retry-After") == "1"
+    assert health.json == UNAVAILABLE_HEALTH
+    head = py.call("HEAD", "/health")
+    assert head.status == 503 and head.body == b""
+    assert_store_unavailable(py.call("POST", "/v1/accounts", json={}))
+    assert_store_unavailable(curl.call("POST", "/v1/accounts", body=b""))
+    # A credential cannot be checked without the store either.
+    assert_store_unavailable(py.call("GET", "/v1/account", token="mca_" + "A" * 43))
+    # Routing and framing do not need the store.
+    assert py.call("GET", "/nope").status == 404
+    assert py.call("DELETE", "/health").status == 405
+
+    directory.mkdir()
+    wait_until(lambda: py.call("GET", "/health").status == 200, timeout=10, interval=0.2,
+               message="/health 200 after the directory exists")
+    assert py.call("GET", "/health").json == {"status": "ok", "store": "ok"}
+    account, token = create_account(py)
+    assert py.call("GET", "/v1/account", token=token).json == account
+    assert (directory / "relaydeck.db").exists()
+
+
+LOCKER = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=10)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+db.execute("COMMIT")
+db.close()
+print("released", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_write_lock_held_past_the_busy_timeout_gives_503_then_recovers(start_server, tmp_path):
+    db = tmp_path / "locked.db"
+    server = start_server({"DATABASE_PATH": str(db)})
+    py = PythonClient(server.host, server.port, timeout=30)
+    _, token = create_account(py)
+
+    locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), "7"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert locker.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        response = py.call("POST", "/v1/accounts", json={})
+        waited = time.monotonic() - started
+        assert_store_unavailable(response)
+        # The busy timeout is 5 s: the answer waits for it (and, being a 503, came before the
+        # lock ended).
+        assert waited >= 4.0, waited
+        assert locker.stdout.readline().strip() == "released"
+        assert locker.wait(timeout=10) == 0
+    finally:
+        if locker.poll() is None:
+            locker.kill()
+            locker.wait()
+
+    response = py.call("POST", "/v1/accounts", json={})
+    assert response.status == 201, response
+    assert py.call("GET", "/v1/account", token=token).status == 200
+    assert py.call("GET", "/health").json == {"status": "ok", "store": "ok"}
