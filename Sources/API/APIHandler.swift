@@ -23,8 +23,8 @@ public final class APIHandler: HTTPHandler {
         self.services = services
         self.configuration = configuration
         self.loop = loop
-        requestLimiter = RateLimiter(limit: configuration.requestsPerMinute, periodMillis: 60_000)
-        accountLimiter = RateLimiter(limit: configuration.accountsPerHour, periodMillis: 3_600_000)
+        requestLimiter = RateLimiter(limit: configuration.requestsPerMinute, periodMicros: 60_000_000)
+        accountLimiter = RateLimiter(limit: configuration.accountsPerHour, periodMicros: 3_600_000_000)
         routes = Self.routeTable
     }
 
@@ -96,7 +96,7 @@ public final class APIHandler: HTTPHandler {
             let host = request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
             try services.keys.recordUse(use, host: host)
         }
-        if case .limited(let seconds) = requestLimiter.take(principal.credentialID, now: nowMillis) {
+        if case .limited(let seconds) = requestLimiter.take(principal.credentialID, now: nowMicros) {
             throw APIError.rateLimited(retryAfter: seconds)
         }
         switch (access, principal) {
@@ -138,12 +138,12 @@ public final class APIHandler: HTTPHandler {
 
     /// Counts an account creation for the client's address.
     func takeAccountCreation(_ client: ClientKey) throws(APIError) {
-        if case .limited(let seconds) = accountLimiter.take(client.text, now: nowMillis) {
+        if case .limited(let seconds) = accountLimiter.take(client.text, now: nowMicros) {
             throw .rateLimited(retryAfter: seconds)
         }
     }
 
-    private var nowMillis: Int64 { loop.now.nanoseconds / 1_000_000 }
+    private var nowMicros: Int64 { loop.now.nanoseconds / 1000 }
 
     static func millisText(_ micros: Int64) -> String {
         let whole = micros / 1000

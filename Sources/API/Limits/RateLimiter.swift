@@ -1,24 +1,25 @@
 /// "So many per period" for each key (a credential, a client address), with the generic cell
 /// rate algorithm: one integer per key (the theoretical arrival time), a burst of the whole
 /// allowance, and an exact `Retry-After`. Runs on the loop thread; time is monotonic
-/// milliseconds given by the caller.
+/// microseconds given by the caller (milliseconds are too coarse: 1,000,000 a minute is one
+/// request every 60 µs).
 struct RateLimiter {
     let limit: Int
-    let periodMillis: Int64
+    let periodMicros: Int64
     /// At most this many keys are tracked; a key that finds the table full after a sweep is
     /// refused (fail closed), so a flood of new addresses cannot grow memory without bound.
     let capacity: Int
     private var arrivals: [String: Int64] = [:]
     private var insertsSinceSweep = 0
 
-    init(limit: Int, periodMillis: Int64, capacity: Int = 100_000) {
+    init(limit: Int, periodMicros: Int64, capacity: Int = 100_000) {
         self.limit = max(1, limit)
-        self.periodMillis = periodMillis
+        self.periodMicros = periodMicros
         self.capacity = capacity
     }
 
-    private var interval: Int64 { max(1, periodMillis / Int64(limit)) }
-    private var tolerance: Int64 { periodMillis - interval }
+    private var interval: Int64 { max(1, periodMicros / Int64(limit)) }
+    private var tolerance: Int64 { periodMicros - interval }
 
     enum Decision: Equatable {
         case allowed
@@ -40,7 +41,7 @@ struct RateLimiter {
         let arrival = max(known ?? now, now)
         let wait = arrival - now - tolerance
         if wait > 0 {
-            return .limited(retryAfterSeconds: Int((wait + 999) / 1000))
+            return .limited(retryAfterSeconds: Int((wait + 999_999) / 1_000_000))
         }
         arrivals[key] = arrival + interval
         return .allowed
