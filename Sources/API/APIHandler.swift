@@ -32,12 +32,7 @@ public final class APIHandler: HTTPHandler {
 
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         var pattern = "(none)"
-        let response: HTTPResponse
-        do {
-            response = try answer(request, pattern: &pattern)
-        } catch {
-            response = APIError.from(error).response
-        }
+        let response = self.response(for: request, pattern: &pattern)
         responder.respond(response)
         if Log.enabled(.debug) {
             let micros = (loop.clock.now - request.receivedAt).nanoseconds / 1000
@@ -53,6 +48,15 @@ public final class APIHandler: HTTPHandler {
     }
 
     // MARK: Steps
+
+    /// The answer to `request`, errors included; `pattern` gets the matched route.
+    func response(for request: HTTPRequest, pattern: inout String) -> HTTPResponse {
+        do {
+            return try answer(request, pattern: &pattern)
+        } catch {
+            return APIError.from(error).response
+        }
+    }
 
     private func answer(_ request: HTTPRequest, pattern: inout String) throws -> HTTPResponse {
         let path = Route.segments(of: request.head.pathBytes)
