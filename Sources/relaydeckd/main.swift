@@ -1,2 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
-Log.info("relaydeckd")
+
+// A closed peer must give EPIPE on write, not kill the process; a file over RLIMIT_FSIZE
+// must give EFBIG (the store answers 503), not kill the process.
+signal(SIGPIPE, SIG_IGN)
+signal(SIGXFSZ, SIG_IGN)
+
+exit(CommandLine.main(Array(CommandLine.arguments.dropFirst())))

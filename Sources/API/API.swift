@@ -1,1 +1,0 @@
-// The API layer; see ../shared/design/ARCHITECTURE.md.

@@ -1,0 +1,15 @@
+import EventLoop
+
+/// What the API takes from the operator's configuration.
+public struct APIConfiguration: Sendable {
+    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`
+    public var requestsPerMinute = 600
+    /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`
+    public var accountsPerHour = 20
+    /// `TRUSTED_PROXIES`
+    public var trustedProxies: [CIDR] = []
+    /// The decoded `APP_TOTP_SECRET`; nil turns the app code check off.
+    public var appCodeSecret: [UInt8]?
+
+    public init() {}
+}

@@ -1,0 +1,125 @@
+import HTTP
+import JSON
+import Logging
+import Relaydeck
+
+/// The one catalogue of errors of the REST surface (`overview.md#errors`): each case has its
+/// status, its `code` and its message, and becomes a response here and nowhere else.
+public struct APIError: Error, Sendable {
+    public let status: Int
+    public let code: String
+    public let message: String
+    public var fields: [FieldProblem] = []
+    public var headers: [(name: String, value: String)] = []
+
+    init(_ status: Int, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    static let notFound = APIError(404, "not_found", "Not found.")
+    static let badJSON = APIError(400, "bad_request", "The body is not valid JSON.")
+    static let unauthorized = APIError(401, "unauthorized", "The credential is missing or wrong.")
+    static let appCodeInvalid = APIError(401, "app_code_invalid", "The app code is missing or wrong.")
+    static let forbiddenForKey = APIError(403, "forbidden", "An API key cannot use this route.")
+    static let forbiddenForAccount = APIError(403, "forbidden", "An account token cannot use this route.")
+    static let internalError = APIError(500, "internal", "Internal server error.")
+
+    static func methodNotAllowed(allow: [HTTPMethod]) -> APIError {
+        var error = APIError(405, "method_not_allowed", "Method not allowed.")
+        error.headers = [("Allow", allow.map(\.name).joined(separator: ", "))]
+        return error
+    }
+
+    static func rateLimited(retryAfter seconds: Int) -> APIError {
+        var error = APIError(429, "rate_limited", "Too many requests. Try again in \(seconds) seconds.")
+        error.headers = [("Retry-After", String(seconds))]
+        return error
+    }
+
+    static func unavailable(retryAfter seconds: Int) -> APIError {
+        var error = APIError(503, "unavailable", "The store is unavailable. Try again in \(seconds) seconds.")
+        error.headers = [("Retry-After", String(seconds))]
+        return error
+    }
+
+    static func validation(_ problems: [FieldProblem]) -> APIError {
+        // One message per field, names in order, so the answer does not depend on the order
+        // of the body.
+        var byField: [String: String] = [:]
+        for problem in problems where byField[problem.field] == nil {
+            byField[problem.field] = problem.message
+        }
+        let sorted = byField.keys.sorted()
+        var error = APIError(422, "validation_failed", "Invalid fields: \(sorted.joined(separator: ", ")).")
+        error.fields = sorted.map { FieldProblem($0, byField[$0]!) }
+        return error
+    }
+
+    /// The answers of the HTTP layer, for requests refused before routing.
+    static func refusal(status: Int) -> APIError {
+        switch status {
+        case 408: APIError(408, "bad_request", "The request took too long to arrive.")
+        case 413: APIError(413, "bad_request", "The body is larger than 1 MB.")
+        case 414: APIError(414, "bad_request", "The request target is too long.")
+        case 431: APIError(431, "bad_request", "The request headers are too large.")
+        case 501: APIError(501, "bad_request", "The transfer coding is not supported.")
+        case 505: APIError(505, "bad_request", "The HTTP version is not supported.")
+        case 503:
+            {
+                var error = APIError(503, "unavailable", "The server has too many connections.")
+                error.headers = [("Retry-After", "1")]
+                return error
+            }()
+        case 500: internalError
+        default: APIError(400, "bad_request", "The request is malformed.")
+        }
+    }
+
+    /// Any error thrown while answering, as the client should see it. Anything that is not
+    /// one of ours is a defect: logged, and a plain 500.
+    static func from(_ error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as DomainError:
+            switch error {
+            case .notFound(let message): return APIError(404, "not_found", message)
+            case .conflict(let message): return APIError(409, "conflict", message)
+            case .validation(let problems): return validation(problems)
+            }
+        case StoreError.unavailable(let seconds):
+            return unavailable(retryAfter: seconds)
+        case StoreError.failure(let detail):
+            Log.error("store failure", ["error": detail])
+            return internalError
+        default:
+            Log.error("unexpected error", ["error": String(describing: error)])
+            return internalError
+        }
+    }
+
+    var response: HTTPResponse {
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.key("code")
+        writer.string(code)
+        writer.key("message")
+        writer.string(message)
+        if !fields.isEmpty {
+            writer.key("fields")
+            writer.beginObject()
+            for problem in fields {
+                writer.key(problem.field)
+                writer.string(problem.message)
+            }
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.endObject()
+        return .json(status, writer.bytes, headers: headers)
+    }
+}

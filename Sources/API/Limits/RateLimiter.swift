@@ -1,0 +1,57 @@
+/// "So many per period" for each key (a credential, a client address), with the generic cell
+/// rate algorithm: one integer per key (the theoretical arrival time), a burst of the whole
+/// allowance, and an exact `Retry-After`. Runs on the loop thread; time is monotonic
+/// microseconds given by the caller (milliseconds are too coarse: 1,000,000 a minute is one
+/// request every 60 µs).
+struct RateLimiter {
+    let limit: Int
+    let periodMicros: Int64
+    /// At most this many keys are tracked; a key that finds the table full after a sweep is
+    /// refused (fail closed), so a flood of new addresses cannot grow memory without bound.
+    let capacity: Int
+    private var arrivals: [String: Int64] = [:]
+    private var insertsSinceSweep = 0
+
+    init(limit: Int, periodMicros: Int64, capacity: Int = 100_000) {
+        self.limit = max(1, limit)
+        self.periodMicros = periodMicros
+        self.capacity = capacity
+    }
+
+    private var interval: Int64 { max(1, periodMicros / Int64(limit)) }
+    private var tolerance: Int64 { periodMicros - interval }
+
+    enum Decision: Equatable {
+        case allowed
+        case limited(retryAfterSeconds: Int)
+    }
+
+    /// Counts one request for `key` at `now`.
+    mutating func take(_ key: String, now: Int64) -> Decision {
+        let known = arrivals[key]
+        if known == nil {
+            insertsSinceSweep += 1
+            if insertsSinceSweep >= 1024 || arrivals.count >= capacity {
+                sweep(now: now)
+            }
+            if arrivals.count >= capacity {
+                return .limited(retryAfterSeconds: 60)
+            }
+        }
+        let arrival = max(known ?? now, now)
+        let wait = arrival - now - tolerance
+        if wait > 0 {
+            return .limited(retryAfterSeconds: Int((wait + 999_999) / 1_000_000))
+        }
+        arrivals[key] = arrival + interval
+        return .allowed
+    }
+
+    /// Forgets keys whose allowance is whole again: they are the same as unknown keys.
+    mutating func sweep(now: Int64) {
+        insertsSinceSweep = 0
+        arrivals = arrivals.filter { $0.value > now }
+    }
+
+    var trackedCount: Int { arrivals.count }
+}

@@ -1,0 +1,43 @@
+import SQLite
+
+/// Turns a presented credential into a principal. Looks up the SHA-256 of the secret, so the
+/// secret itself never reaches the store, and a deleted key or account is refused at once.
+public final class Authenticator {
+    private let store: Store
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// The principal of `secret`, or nil when no live account or key has it. Throws only
+    /// when the store cannot answer.
+    public func authenticate(_ secret: Substring) throws -> Principal? {
+        guard let kind = Secret.kind(of: secret), secret.utf8.count <= 128 else { return nil }
+        let hash = Secret(text: String(secret)).hash
+        return try store.read { db in
+            switch kind {
+            case .accountToken:
+                let statement = try db.statement(SQL.account)
+                try statement.bind(hash, at: 1)
+                defer { statement.reset() }
+                guard try statement.step(), let id = statement.string(0) else { return nil }
+                return .account(accountID: id)
+            case .apiKey:
+                let statement = try db.statement(SQL.key)
+                try statement.bind(hash, at: 1)
+                defer { statement.reset() }
+                guard try statement.step(), let id = statement.string(0), let accountID = statement.string(1) else { return nil }
+                return .key(KeyUse(keyID: id, accountID: accountID,
+                                   lastUsedAt: statement.isNull(2) ? nil : statement.int64(2), lastHost: statement.string(3)))
+            }
+        }
+    }
+
+    enum SQL {
+        static let account = "SELECT id FROM accounts WHERE token_hash = ? AND deleted_at IS NULL"
+        static let key = """
+            SELECT k.id, k.account_id, k.last_used_at, k.last_host FROM keys k JOIN accounts a ON a.id = k.account_id \
+            WHERE k.secret_hash = ? AND k.deleted_at IS NULL AND a.deleted_at IS NULL
+            """
+    }
+}

@@ -1,0 +1,69 @@
+import JSON
+
+/// One API key of an account (`rest-api.md#key`). Its secret is not here: the server keeps
+/// only the hash.
+public struct Key: Sendable, Equatable {
+    public struct Client: Sendable, Equatable {
+        public let name: String
+        public let version: String
+    }
+
+    public struct Counts: Sendable, Equatable {
+        public var todo = 0
+        public var inProgress = 0
+        public var done = 0
+        public var cancelled = 0
+    }
+
+    public let id: String
+    public let accountID: String
+    public var label: String
+    public let prefix: String
+    public let last4: String
+    public let createdAt: Int64
+    public var lastUsedAt: Int64?
+    public var lastClient: Client?
+    public var lastHost: String?
+    public var counts: Counts
+
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.string(id)
+        writer.key("label")
+        writer.string(label)
+        writer.key("prefix")
+        writer.string(prefix)
+        writer.key("last4")
+        writer.string(last4)
+        writer.key("created_at")
+        writer.timestamp(millis: createdAt)
+        writer.key("last_used_at")
+        if let lastUsedAt { writer.timestamp(millis: lastUsedAt) } else { writer.null() }
+        writer.key("last_client")
+        if let lastClient {
+            writer.beginObject()
+            writer.key("name")
+            writer.string(lastClient.name)
+            writer.key("version")
+            writer.string(lastClient.version)
+            writer.endObject()
+        } else {
+            writer.null()
+        }
+        writer.key("last_host")
+        writer.string(lastHost)
+        writer.key("counts")
+        writer.beginObject()
+        writer.key("todo")
+        writer.int(counts.todo)
+        writer.key("in_progress")
+        writer.int(counts.inProgress)
+        writer.key("done")
+        writer.int(counts.done)
+        writer.key("cancelled")
+        writer.int(counts.cancelled)
+        writer.endObject()
+        writer.endObject()
+    }
+}

@@ -1,1 +1,0 @@
-// The Relaydeck layer; see ../shared/design/ARCHITECTURE.md.

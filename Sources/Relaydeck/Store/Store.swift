@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import SQLite
+
+/// The one SQLite connection, with what the server needs around it: the schema, and
+/// recovery. When the file cannot be opened or read, or stays locked, every operation
+/// answers `StoreError.unavailable` and the store tries again (at most once a second) until it
+/// works: the server never needs a restart for a store that comes back.
+public final class Store {
+    public let path: String
+    private let options: Database.Options
+    private var database: Database?
+    private var lastOpenAttempt: Int64?
+    private var lastFailureLog: Int64?
+    private var failing = false
+    /// Monotonic milliseconds; injected for tests.
+    private let monotonicMillis: () -> Int64
+    /// Called after the store opened again following a failure (resume deferred work).
+    public var onRecovered: (() -> Void)?
+
+    public static let retryAfterSeconds = 1
+
+    public init(path: String, options: Database.Options = Database.Options(), monotonicMillis: @escaping () -> Int64 = Store.monotonicNow) {
+        self.path = path
+        self.options = options
+        self.monotonicMillis = monotonicMillis
+    }
+
+    /// Opens the file and brings the schema up to date. A schema newer than this binary
+    /// knows throws `MigrationError.newerSchema`: that is not a passing condition, and the
+    /// caller stops. Every other failure is logged and leaves the store closed, to be tried
+    /// again by the next operation.
+    @discardableResult
+    public func open() throws(MigrationError) -> Bool {
+        lastOpenAttempt = monotonicMillis()
+        do {
+            let database = try Database(path: path, options: options)
+            let applied = try Migrator.migrate(database, Schema.migrations)
+            for migration in applied {
+                Log.info("applied a schema migration", ["version": String(migration.version), "name": migration.name])
+            }
+            self.database = database
+            if failing {
+                failing = false
+                Log.info("the store is available again")
+                onRecovered?()
+            }
+            return true
+        } catch let error as MigrationError {
+            if case .newerSchema = error { throw error }
+            noteFailure("could not migrate the store", error.description)
+        } catch let error as SQLiteError {
+            noteFailure("could not open the store", error.description)
+        } catch {
+            noteFailure("could not open the store", String(describing: error))
+        }
+        return false
+    }
+
+    public var isOpen: Bool { database != nil }
+
+    /// Runs `body` with the connection (for reads; SQLite gives each statement a consistent
+    /// snapshot).
+    @discardableResult
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let database = try connection()
+        do {
+            return try body(database)
+        } catch let error as SQLiteError {
+            throw translate(error)
+        }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction: everything or nothing is written, and a
+    /// return means committed.
+    @discardableResult
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        let database = try connection()
+        do {
+            return try database.transaction(.immediate) { try body(database) }
+        } catch let error as SQLiteError {
+            throw translate(error)
+        }
+    }
+
+    /// True when the store answers a read that touches the file.
+    public func isHealthy() -> Bool {
+        do {
+            try read { try $0.check() }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// For the stop: empties the WAL into the database file and closes.
+    public func close() {
+        guard let database else { return }
+        do {
+            try database.checkpoint(.truncate)
+        } catch {
+            Log.warn("could not checkpoint the store at stop", ["error": error.description])
+        }
+        database.close()
+        self.database = nil
+    }
+
+    private func connection() throws(StoreError) -> Database {
+        if let database { return database }
+        let now = monotonicMillis()
+        if let last = lastOpenAttempt, now - last < 1000 {
+            throw StoreError.unavailable(retryAfterSeconds: Self.retryAfterSeconds)
+        }
+        do {
+            try open()
+        } catch {
+            noteFailure("the store was written by a newer relaydeckd", error.description)
+        }
+        guard let database else { throw StoreError.unavailable(retryAfterSeconds: Self.retryAfterSeconds) }
+        return database
+    }
+
+    private func translate(_ error: SQLiteError) -> StoreError {
+        guard error.isUnavailable else { return .failure(error.description) }
+        noteFailure("the store is unavailable", error.description)
+        // A lock or a full disk passes with the same connection; a broken file needs a new
+        // one (the file may have been replaced or restored).
+        let primary = error.primaryCode
+        if primary != 5 /* BUSY */ && primary != 6 /* LOCKED */ && primary != 13 /* FULL */ {
+            database?.close()
+            database = nil
+            lastOpenAttempt = monotonicMillis()
+        }
+        return .unavailable(retryAfterSeconds: Self.retryAfterSeconds)
+    }
+
+    /// Logs a failure, at most once in 10 seconds while the store stays down.
+    private func noteFailure(_ message: String, _ detail: String) {
+        failing = true
+        let now = monotonicMillis()
+        if let last = lastFailureLog, now - last < 10_000 { return }
+        lastFailureLog = now
+        Log.error(message, ["path": path, "error": detail])
+    }
+
+    public static func monotonicNow() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+
+extension CommandLine {
+    static let usage = """
+        usage: relaydeckd [command]
+
+        With no command, serves. Settings come from the environment (see the README).
+
+        commands:
+          version        print the version
+          check-config   check the environment and print the settings (secrets hidden)
+          help           print this text
+        """
+
+    /// Runs the command line; returns the exit status.
+    static func main(_ arguments: [String]) -> Int32 {
+        switch arguments.first {
+        case nil:
+            return serve()
+        case "version", "--version":
+            print("relaydeckd \(Version.current)")
+            return 0
+        case "check-config":
+            return checkConfig()
+        case "help", "--help", "-h":
+            print(usage)
+            return 0
+        case let other?:
+            printError("unknown command \"\(other.prefix(32))\"\n\(usage)")
+            return 2
+        }
+    }
+
+    private static func loadConfig() -> (Config, [String: String])? {
+        let environment = ProcessEnvironment.current()
+        do {
+            return (try Config.load(environment: environment), environment)
+        } catch {
+            printError(error.description)
+            return nil
+        }
+    }
+
+    static func checkConfig() -> Int32 {
+        guard let (config, _) = loadConfig() else { return 1 }
+        if let refusal = unsupported(config) {
+            printError(refusal)
+            return 1
+        }
+        print("configuration ok")
+        for (variable, value) in config.summary {
+            print("\(variable)=\(value)")
+        }
+        return 0
+    }
+
+    static func serve() -> Int32 {
+        guard let (config, environment) = loadConfig() else { return 1 }
+        if let refusal = unsupported(config) {
+            printError(refusal)
+            return 1
+        }
+        Log.configure(level: config.logLevel, format: config.logFormat)
+        raiseDescriptorLimit()
+        if config.apns != nil {
+            Log.warn("push is not implemented in this version: the APNS_* settings are checked but not used yet")
+        }
+        do {
+            return try Daemon(config: config, environment: environment).run()
+        } catch {
+            printError("cannot start: \(error)")
+            return 1
+        }
+    }
+
+    /// Settings this version accepts but cannot honour yet. Serving plain HTTP when HTTPS was
+    /// asked for, or open sign-up when App Attest was asked for, would be worse than stopping.
+    static func unsupported(_ config: Config) -> String? {
+        if config.tlsCertFile != nil {
+            return "TLS_CERT_FILE: serving HTTPS directly is not supported by this version yet; put a TLS proxy in front"
+        }
+        if !config.appAttestAppIDs.isEmpty {
+            return "APP_ATTEST_APP_IDS: App Attest is not supported by this version yet"
+        }
+        return nil
+    }
+
+    /// Many idle keep-alive connections need many descriptors: take the hard limit.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

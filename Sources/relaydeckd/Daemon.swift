@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import API
+import EventLoop
+import HTTP
+import Logging
+import Relaydeck
+import SQLite
+
+/// Serves: the wiring of configuration, store, API, HTTP server, signals and systemd.
+final class Daemon {
+    private let config: Config
+    private let environment: [String: String]
+    private let loop: EventLoop
+    private let store: Store
+    private let server: HTTPServer
+    private let api: APIHandler
+    private let maintenance: Maintenance
+    private let notifier: SystemdNotifier?
+    private var addresses: [String] = []
+    private var stopping = false
+
+    init(config: Config, environment: [String: String]) throws {
+        self.config = config
+        self.environment = environment
+        loop = try EventLoop()
+        var options = Database.Options()
+        options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
+        store = Store(path: config.databasePath, options: options)
+        let services = Services(store: store, clock: SystemWallClock(), random: SystemRandom())
+        var apiConfiguration = APIConfiguration()
+        apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute
+        apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
+        apiConfiguration.trustedProxies = config.trustedProxies
+        apiConfiguration.appCodeSecret = config.appTOTPSecret
+        api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
+        var http = HTTPServerConfiguration()
+        http.maxConnections = config.maxConnections
+        http.headerTimeout = .milliseconds(config.headerTimeoutMillis)
+        http.bodyTimeout = .milliseconds(config.headerTimeoutMillis)
+        http.idleTimeout = .milliseconds(config.idleTimeoutMillis)
+        server = HTTPServer(loop: loop, configuration: http, handler: api)
+        maintenance = Maintenance(loop: loop, purger: Purger(store: store))
+        notifier = SystemdNotifier(environment: environment)
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    func run() -> Int32 {
+        do {
+            try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in self.signalled(signal) }
+        } catch {
+            Log.error("could not handle signals", ["error": error.description])
+            return 1
+        }
+        do {
+            try store.open()
+        } catch {
+            // Not a passing condition: this binary cannot use a newer schema.
+            printError("DATABASE_PATH: \(error.description)")
+            return 1
+        }
+        api.onDeletion = { [unowned self] in self.maintenance.kick() }
+        store.onRecovered = { [unowned self] in self.maintenance.kick() }
+        maintenance.kick()
+        do {
+            try listen()
+        } catch {
+            printError(String(describing: error))
+            return 1
+        }
+        let status = "Listening on \(addresses.joined(separator: ", "))"
+        notifier?.notify("READY=1\nSTATUS=\(status)")
+        startWatchdog()
+        loop.run()
+        Log.info("stopped")
+        return 0
+    }
+
+    private struct ListenFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private func listen() throws {
+        let inherited: [Int32]
+        do {
+            inherited = try SocketActivation.descriptors(environment: environment)
+        } catch {
+            throw ListenFailure(description: error.description)
+        }
+        if !inherited.isEmpty {
+            for fd in inherited {
+                try server.listen(on: fd)
+                announce(fd: fd, fallback: "socket \(fd) from systemd")
+            }
+            return
+        }
+        let fd: Int32
+        do {
+            switch config.listen {
+            case .tcp(let host, let port):
+                fd = try Socket.listenTCP(address: host.bytes, port: port)
+            case .unix(let path):
+                fd = try Socket.listenUnix(path: path)
+            }
+        } catch {
+            throw ListenFailure(description: "LISTEN: cannot listen on \(Self.text(of: config.listen)): \(error.description)")
+        }
+        try server.listen(on: fd)
+        announce(fd: fd, fallback: Self.text(of: config.listen))
+    }
+
+    private func announce(fd: Int32, fallback: String) {
+        var address = fallback
+        if case .tcp(let host, _) = config.listen, let port = Socket.localPort(fd), !fallback.hasPrefix("socket") {
+            address = host.family == .v6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        } else if fallback.hasPrefix("socket"), let port = Socket.localPort(fd) {
+            address = "port \(port) (socket \(fd) from systemd)"
+        }
+        addresses.append(address)
+        Log.info("listening", ["address": address])
+    }
+
+    static func text(of listen: Config.ListenAddress) -> String {
+        switch listen {
+        case .tcp(let host, let port): host.family == .v6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .unix(let path): "unix:\(path)"
+        }
+    }
+
+    private func startWatchdog() {
+        guard let notifier, let text = environment["WATCHDOG_USEC"], let usec = Int64(text), usec > 0 else { return }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return }
+        let interval = TimeSpan(nanoseconds: usec * 1000 / 2)
+        var ping: (() -> Void)!
+        ping = { [unowned self] in
+            notifier.notify("WATCHDOG=1")
+            if !self.stopping { self.loop.schedule(after: interval, ping) }
+        }
+        loop.schedule(after: interval, ping)
+    }
+
+    private func signalled(_ signal: Int32) {
+        switch signal {
+        case SIGHUP:
+            Log.info("SIGHUP ignored: the configuration is read at start only")
+        default:
+            stop()
+        }
+    }
+
+    /// The graceful stop: no new connections, requests in flight finish, parked requests and
+    /// streams end, the WAL is checkpointed, then the loop ends.
+    private func stop() {
+        guard !stopping else { return }
+        stopping = true
+        Log.info("stopping")
+        notifier?.notify("STOPPING=1\nSTATUS=Stopping")
+        server.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) { [unowned self] in
+            self.store.close()
+            self.loop.stop()
+        }
+    }
+}
+
+func printError(_ line: String) {
+    let text = "relaydeckd: \(line)\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}
