@@ -84,12 +84,22 @@ def test_check_config_shows_secrets_only_as_set(tmp_path):
     ("PUBLIC_URL", "ftp://example.com"),
     ("APP_ATTEST_APP_IDS", "not-an-app-id"),
     ("APP_ATTEST_ENVIRONMENT", "production"),
-    ("TLS_CERT_FILE", "/nonexistent/cert.pem"),
 ])
 def test_check_config_names_the_bad_variable(tmp_path, variable, value):
     done = run(["check-config"], {variable: value}, tmp_path=tmp_path)
     assert done.returncode == 1, done
     assert done.stdout == "", done.stdout
+    assert_one_error_line(done.stderr, variable)
+
+
+@pytest.mark.parametrize("env, variable", [
+    ({"TLS_CERT_FILE": "/nonexistent/cert.pem"}, "TLS_KEY_FILE"),
+    ({"TLS_CERT_FILE": "/nonexistent/cert.pem", "TLS_KEY_FILE": "/nonexistent/key.pem"}, "TLS_CERT_FILE"),
+    ({"APNS_TEAM_ID": "ABCDE12345"}, "APNS_KEY_ID"),
+])
+def test_check_config_names_the_variable_of_a_missing_partner(tmp_path, env, variable):
+    done = run(["check-config"], env, tmp_path=tmp_path)
+    assert done.returncode == 1, done
     assert_one_error_line(done.stderr, variable)
 
 
