@@ -68,10 +68,9 @@ def test_wrong_or_malformed_authorization_is_401(client, py, authorization):
     assert_error(response, 401, UNAUTHORIZED)
 
 
-@pytest.mark.parametrize("value", [UNKNOWN_KEY_SECRET, "mck_short", "{token}", ""])
-def test_wrong_x_api_key_is_401(client, py, value):
-    _, token = create_account(py)
-    response = client.call("GET", "/v1/account", headers={"X-API-Key": value.replace("{token}", token)})
+@pytest.mark.parametrize("value", [UNKNOWN_KEY_SECRET, "mck_short", "Bearer " + UNKNOWN_KEY_SECRET, ""])
+def test_wrong_x_api_key_is_401(client, value):
+    response = client.call("GET", "/v1/account", headers={"X-API-Key": value})
     assert_error(response, 401, UNAUTHORIZED)
 
 
