@@ -19,11 +19,11 @@ final class APIHarness {
     /// The peer of requests that name none.
     var peer: PeerAddress = .ip(bytes: [192, 0, 2, 1], port: 50_000)
 
-    init(configuration: APIConfiguration = APIConfiguration(), storePath: String? = nil) throws {
+    init(configuration: APIConfiguration = APIConfiguration(), storePath: String? = nil, store: Store? = nil) throws {
         loop = try EventLoop(clock: loopClock)
-        store = Store(path: storePath ?? ":memory:")
-        _ = try store.open()
-        services = Services(store: store, clock: clock, random: SeededRandom())
+        self.store = store ?? Store(path: storePath ?? ":memory:")
+        _ = try self.store.open()
+        services = Services(store: self.store, clock: clock, random: SeededRandom())
         handler = APIHandler(services: services, configuration: configuration, loop: loop)
         handler.onDeletion = { [unowned self] in self.deletions += 1 }
     }
