@@ -66,8 +66,3 @@ import Testing
         #expect(try api.send("GET", "/v1/account", [bearer(token)]).status == 200)
     }
 }
-
-/// A monotonic clock the test moves by hand.
-final class ManualMonotonic {
-    var millis: Int64 = 500_000
-}

@@ -2,11 +2,6 @@
 import SQLite
 import Testing
 
-/// A monotonic clock the test moves by hand.
-final class ManualMonotonic {
-    var millis: Int64 = 500_000
-}
-
 /// `Store`: unavailable while the file cannot be opened or stays locked, and working again
 /// (without a restart) once the cause is gone.
 @Suite struct StoreRecoveryTests {

@@ -124,3 +124,8 @@ func keyJSON(id: String, label: String, secret: String, createdAt: String = "176
         + #""created_at":\#(createdAt),"last_used_at":\#(lastUsedAt),"last_client":null,"last_host":\#(lastHost),"#
         + #""counts":{"todo":0,"in_progress":0,"done":0,"cancelled":0}}"#
 }
+
+/// A monotonic clock the test moves by hand.
+final class ManualMonotonic {
+    var millis: Int64 = 500_000
+}

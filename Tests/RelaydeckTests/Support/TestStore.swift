@@ -66,3 +66,8 @@ func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation
         Issue.record("expected StoreError.unavailable, got \(error)", sourceLocation: sourceLocation)
     }
 }
+
+/// A monotonic clock the test moves by hand.
+final class ManualMonotonic {
+    var millis: Int64 = 500_000
+}
