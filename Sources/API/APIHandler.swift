@@ -89,7 +89,9 @@ public final class APIHandler: HTTPHandler {
         return nil
     }
 
-    /// The credential, its app code, its use, its rate limit, then its type.
+    /// The credential, its app code, its use, its rate limit, then its type. The request
+    /// counts toward the limit before its type is checked, but a wrong type answers 403 ahead
+    /// of 429 (api-behaviour.md: the errors are checked in that order).
     private func authenticate(_ request: HTTPRequest, access: Access) throws -> Principal {
         let presented = try Self.credential(in: request.head)
         guard let principal = try services.authenticator.authenticate(presented) else { throw APIError.unauthorized }
@@ -100,14 +102,16 @@ public final class APIHandler: HTTPHandler {
             let host = request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
             try services.keys.recordUse(use, host: host)
         }
-        if case .limited(let seconds) = requestLimiter.take(principal.credentialID, now: nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        let decision = requestLimiter.take(principal.credentialID, now: nowMicros)
         switch (access, principal) {
         case (.account, .key): throw APIError.forbiddenForKey
         case (.apiKey, .account): throw APIError.forbiddenForAccount
-        default: return principal
+        default: break
         }
+        if case .limited(let seconds) = decision {
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+        return principal
     }
 
     /// `Authorization: Bearer <secret>` or `X-API-Key: <secret>`; both only if they agree.

@@ -19,7 +19,9 @@ struct RateLimiter {
     }
 
     private var interval: Int64 { max(1, periodMicros / Int64(limit)) }
-    private var tolerance: Int64 { periodMicros - interval }
+    /// Room for `limit - 1` requests on top of the one at hand: exactly `limit` at once, also
+    /// when `interval` was rounded down (`periodMicros - interval` would then allow one more).
+    private var tolerance: Int64 { Int64(limit - 1) * interval }
 
     enum Decision: Equatable {
         case allowed

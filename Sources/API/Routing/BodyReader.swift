@@ -6,6 +6,8 @@ import Relaydeck
 struct BodyReader {
     private let object: JSONObject
     private let prefix: String
+    /// False when the body (or nested value) was not an object: that is its one problem.
+    private let isObject: Bool
     private var read: Set<String> = []
     private(set) var problems: [FieldProblem] = []
 
@@ -15,10 +17,13 @@ struct BodyReader {
         switch body {
         case nil:
             object = JSONObject()
+            isObject = true
         case .object(let object)?:
             self.object = object
+            isObject = true
         default:
             object = JSONObject()
+            isObject = false
             problems.append(FieldProblem(prefix.isEmpty ? "body" : String(prefix.dropLast()), prefix.isEmpty ? "Must be a JSON object." : "Must be an object."))
         }
     }
@@ -65,7 +70,7 @@ struct BodyReader {
     }
 
     mutating func require(_ key: String) {
-        if object[key] == nil {
+        if isObject && object[key] == nil {
             problems.append(FieldProblem(name(key), "Required."))
         }
     }

@@ -1,0 +1,131 @@
+@testable import API
+import EventLoop
+import HTTP
+import JSON
+import Relaydeck
+import Testing
+
+/// An `APIHandler` over a migrated store, with a settable wall clock, a loop on a manual clock
+/// (its `now` drives the rate limits), and requests built from real heads.
+final class APIHarness {
+    let directory = TemporaryDirectory()
+    let clock = ManualWallClock()
+    let loopClock = ManualClock()
+    let loop: EventLoop
+    let store: Store
+    let services: Services
+    let handler: APIHandler
+    var deletions = 0
+    /// The peer of requests that name none.
+    var peer: PeerAddress = .ip(bytes: [192, 0, 2, 1], port: 50_000)
+
+    init(configuration: APIConfiguration = APIConfiguration(), storePath: String? = nil, store: Store? = nil) throws {
+        loop = try EventLoop(clock: loopClock)
+        self.store = store ?? Store(path: storePath ?? ":memory:")
+        _ = try self.store.open()
+        services = Services(store: self.store, clock: clock, random: SeededRandom())
+        handler = APIHandler(services: services, configuration: configuration, loop: loop)
+        handler.onDeletion = { [unowned self] in self.deletions += 1 }
+    }
+
+    deinit {
+        store.close()
+    }
+
+    /// Moves the loop's clock; the loop reads it at the start of its next iteration.
+    func advanceLoop(seconds: Int) {
+        loopClock.advance(by: .seconds(seconds))
+        loop.runOnce(maxWait: .zero)
+    }
+
+    /// Sends one request; `body` gets a Content-Length.
+    func send(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: String? = nil,
+              peer: PeerAddress? = nil) throws -> Answer {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: relaydeck.test\r\n"
+        for (name, value) in headers {
+            head += "\(name): \(value)\r\n"
+        }
+        let bodyBytes = Array((body ?? "").utf8)
+        if body != nil {
+            head += "Content-Length: \(bodyBytes.count)\r\n"
+        }
+        head += "\r\n"
+        let request = HTTPRequest(head: try HTTPRequestHead(parsing: Array(head.utf8)), body: bodyBytes,
+                                  peer: peer ?? self.peer, receivedAt: loop.now)
+        var pattern = "(none)"
+        let response = handler.response(for: request, pattern: &pattern)
+        return Answer(response: response, pattern: pattern)
+    }
+
+    // MARK: Fixtures through the API
+
+    /// Creates an account through `POST /v1/accounts` and returns its ID and token.
+    func createAccount(_ headers: [(String, String)] = [], peer: PeerAddress? = nil) throws -> (id: String, token: String) {
+        let answer = try send("POST", "/v1/accounts", headers, body: "{}", peer: peer)
+        try #require(answer.status == 201)
+        let json = try answer.json()
+        let id = try #require(json["account"]?["id"]?.stringValue)
+        let token = try #require(json["token"]?.stringValue)
+        return (id, token)
+    }
+
+    /// Creates a key through `POST /v1/keys` and returns its ID and secret.
+    func createKey(token: String, label: String = "Cursor") throws -> (id: String, secret: String) {
+        let answer = try send("POST", "/v1/keys", [bearer(token)], body: #"{"label": "\#(label)"}"#)
+        try #require(answer.status == 201)
+        let json = try answer.json()
+        let id = try #require(json["key"]?["id"]?.stringValue)
+        let secret = try #require(json["secret"]?.stringValue)
+        return (id, secret)
+    }
+}
+
+func bearer(_ secret: String) -> (String, String) { ("Authorization", "Bearer " + secret) }
+func apiKey(_ secret: String) -> (String, String) { ("X-API-Key", secret) }
+
+/// A response as the tests read it.
+struct Answer {
+    let response: HTTPResponse
+    /// What `response(for:pattern:)` left in its out-parameter.
+    let pattern: String
+
+    var status: Int { response.status }
+    var text: String { String(decoding: response.body, as: UTF8.self) }
+    var headers: [String] { response.headers.map { "\($0.name): \($0.value)" } }
+
+    func header(_ name: String) -> String? {
+        response.headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    func json() throws -> JSON { try JSONParser.parse(response.body) }
+}
+
+/// The exact error body of the contract.
+func errorBody(_ code: String, _ message: String) -> String {
+    #"{"error":{"code":"\#(code)","message":"\#(message)"}}"#
+}
+
+/// The exact 422 body: the message names the fields in order, `fields` maps each one.
+func validationBody(_ fields: [(String, String)]) -> String {
+    let names = fields.map(\.0).joined(separator: ", ")
+    let map = fields.map { #""\#($0.0)":"\#($0.1)""# }.joined(separator: ",")
+    return #"{"error":{"code":"validation_failed","message":"Invalid fields: \#(names).","fields":{\#(map)}}}"#
+}
+
+/// The exact Account object.
+func accountJSON(id: String, createdAt: String = "1760000000.0", liveActivities: Bool = true) -> String {
+    #"{"id":"\#(id)","created_at":\#(createdAt),"settings":{"live_activities":\#(liveActivities)}}"#
+}
+
+/// The exact Key object; `lastHost` and `lastUsedAt` are JSON text (`null`, `"studio-mac"`).
+func keyJSON(id: String, label: String, secret: String, createdAt: String = "1760000000.0",
+             lastUsedAt: String = "null", lastHost: String = "null") -> String {
+    #"{"id":"\#(id)","label":"\#(label)","prefix":"\#(secret.prefix(8))","last4":"\#(secret.suffix(4))","#
+        + #""created_at":\#(createdAt),"last_used_at":\#(lastUsedAt),"last_client":null,"last_host":\#(lastHost),"#
+        + #""counts":{"todo":0,"in_progress":0,"done":0,"cancelled":0}}"#
+}
+
+/// A monotonic clock the test moves by hand.
+final class ManualMonotonic {
+    var millis: Int64 = 500_000
+}

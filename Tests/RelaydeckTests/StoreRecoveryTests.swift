@@ -1,0 +1,127 @@
+@testable import Relaydeck
+import SQLite
+import Testing
+
+/// `Store`: unavailable while the file cannot be opened or stays locked, and working again
+/// (without a restart) once the cause is gone.
+@Suite struct StoreRecoveryTests {
+    @Test func aPathInAMissingDirectoryIsUnavailableUntilItExists() throws {
+        let directory = TemporaryDirectory()
+        let monotonic = ManualMonotonic()
+        let store = Store(path: directory.file("later/relaydeck.db"), monotonicMillis: { monotonic.millis })
+        var recoveries = 0
+        store.onRecovered = { recoveries += 1 }
+        let clock = ManualWallClock()
+        let accounts = Accounts(store: store, clock: clock, random: SeededRandom())
+
+        #expect(try store.open() == false)
+        #expect(store.isOpen == false)
+        expectUnavailable { _ = try accounts.create() }
+        expectUnavailable { _ = try store.read { _ in 1 } }
+        expectUnavailable { _ = try store.write { _ in 1 } }
+        #expect(store.isHealthy() == false)
+
+        // Created, but the store tries again at most once a second.
+        directory.makeDirectory("later")
+        monotonic.millis += 999
+        expectUnavailable { _ = try accounts.create() }
+        #expect(recoveries == 0)
+
+        monotonic.millis += 1
+        let (account, _) = try accounts.create()
+        #expect(store.isOpen)
+        #expect(recoveries == 1)
+        #expect(try accounts.get(account.id) == account)
+        #expect(store.isHealthy())
+        #expect(recoveries == 1)
+        store.close()
+    }
+
+    @Test func aFailedRetryWaitsAnotherSecond() throws {
+        let directory = TemporaryDirectory()
+        let monotonic = ManualMonotonic()
+        let store = Store(path: directory.file("later/relaydeck.db"), monotonicMillis: { monotonic.millis })
+        // No open(): the first operation opens.
+        expectUnavailable { _ = try store.read { _ in 1 } }
+        monotonic.millis += 1_000
+        expectUnavailable { _ = try store.read { _ in 1 } }
+        directory.makeDirectory("later")
+        monotonic.millis += 500
+        expectUnavailable { _ = try store.read { _ in 1 } }
+        monotonic.millis += 500
+        #expect(try store.read { _ in 7 } == 7)
+        store.close()
+    }
+
+    @Test func aWriteLockHeldElsewhereIsUnavailableUntilReleased() throws {
+        var options = Database.Options()
+        options.busyTimeoutMillis = 50
+        let test = try TestStore(.file, options: options)
+        var recoveries = 0
+        test.store.onRecovered = { recoveries += 1 }
+        let (account, _) = try test.accounts.create()
+
+        let other = try Database(path: test.path, options: options)
+        try other.execute("BEGIN IMMEDIATE")
+        try other.execute("UPDATE accounts SET live_activities = 0")
+        expectUnavailable { _ = try test.accounts.create() }
+        expectUnavailable { _ = try test.accounts.update(account.id, liveActivities: true) }
+        // WAL: reads still see the last commit.
+        #expect(try test.accounts.get(account.id).liveActivities == true)
+        #expect(test.store.isHealthy())
+        try other.execute("COMMIT")
+
+        // The same connection works again at once: no reopen, no wait.
+        #expect(try test.accounts.get(account.id).liveActivities == false)
+        let (second, _) = try test.accounts.create()
+        #expect(try test.accounts.get(second.id) == second)
+        #expect(test.store.isOpen)
+        #expect(recoveries == 0)
+        other.close()
+    }
+
+    @Test func aFileThatIsNotADatabaseIsUnavailableUntilReplaced() throws {
+        let directory = TemporaryDirectory()
+        let monotonic = ManualMonotonic()
+        let path = directory.file("relaydeck.db")
+        TemporaryDirectory.write(Array(repeating: 0x41, count: 4096), to: path)
+        let store = Store(path: path, monotonicMillis: { monotonic.millis })
+        #expect(try store.open() == false)
+        #expect(store.isHealthy() == false)
+
+        TemporaryDirectory.removeTree(path)
+        monotonic.millis += 1_000
+        #expect(store.isHealthy())
+        store.close()
+    }
+
+    @Test func aSchemaNewerThanKnownStopsTheOpen() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("relaydeck.db")
+        let newer = try Database(path: path)
+        try newer.execute("PRAGMA user_version = 2")
+        newer.close()
+
+        let monotonic = ManualMonotonic()
+        let store = Store(path: path, monotonicMillis: { monotonic.millis })
+        #expect(throws: MigrationError.newerSchema(found: 2, known: 1)) { try store.open() }
+        #expect(store.isOpen == false)
+        // Operations do not open it behind the caller's back either.
+        monotonic.millis += 1_000
+        expectUnavailable { _ = try store.read { _ in 1 } }
+        #expect(store.isHealthy() == false)
+    }
+
+    @Test func openCreatesTheSchemaOnceAndReopensWithoutMigrating() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("relaydeck.db")
+        let first = Store(path: path)
+        #expect(try first.open())
+        #expect(try first.read { try $0.userVersion } == 1)
+        first.close()
+        let second = Store(path: path)
+        #expect(try second.open())
+        #expect(try second.read { try $0.userVersion } == 1)
+        second.close()
+    }
+}

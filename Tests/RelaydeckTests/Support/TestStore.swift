@@ -1,0 +1,73 @@
+import Relaydeck
+import SQLite
+import Testing
+
+/// Where a store test keeps its database: every store test runs on both.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory
+    case file
+
+    var testDescription: String { rawValue }
+}
+
+/// A migrated store with the services over it, a settable wall clock and seeded randomness.
+final class TestStore {
+    let directory = TemporaryDirectory()
+    let path: String
+    let store: Store
+    let clock = ManualWallClock()
+    let random = SeededRandom()
+    let accounts: Accounts
+    let keys: Keys
+    let authenticator: Authenticator
+
+    init(_ kind: StoreKind, options: Database.Options = Database.Options()) throws {
+        path = kind == .memory ? ":memory:" : directory.file("relaydeck.db")
+        store = Store(path: path, options: options)
+        accounts = Accounts(store: store, clock: clock, random: random)
+        keys = Keys(store: store, clock: clock, random: random)
+        authenticator = Authenticator(store: store)
+        let opened = try store.open()
+        #expect(opened)
+    }
+
+    deinit {
+        store.close()
+    }
+
+    /// An account with `count` keys labelled `key 1`, `key 2`, ...
+    func account(withKeys count: Int) throws -> (account: Account, token: Secret, keys: [(key: Key, secret: Secret)]) {
+        let (account, token) = try accounts.create()
+        var made: [(key: Key, secret: Secret)] = []
+        for index in 0..<count {
+            made.append(try keys.create(accountID: account.id, label: "key \(index + 1)"))
+        }
+        return (account, token, made)
+    }
+
+    /// The number of rows of `table` (deleted ones included), straight from SQL.
+    func rowCount(_ table: String, where condition: String = "1") throws -> Int {
+        try store.read { db in
+            let statement = try db.prepare("SELECT count(*) FROM \(table) WHERE \(condition)")
+            _ = try statement.step()
+            return statement.int(0)
+        }
+    }
+}
+
+/// Asserts that `body` throws `StoreError.unavailable(retryAfterSeconds: 1)`.
+func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        try body()
+        Issue.record("expected StoreError.unavailable, nothing was thrown", sourceLocation: sourceLocation)
+    } catch StoreError.unavailable(let seconds) {
+        #expect(seconds == 1, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected StoreError.unavailable, got \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+/// A monotonic clock the test moves by hand.
+final class ManualMonotonic {
+    var millis: Int64 = 500_000
+}
