@@ -199,9 +199,13 @@ def test_content_length_with_transfer_encoding_is_400_and_closes(server):
     b"POST /v1/accounts HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
     b"POST /v1/accounts HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
     b"POST /v1/accounts HTTP/1.1\r\nHost: a\r\nContent-Length: 1x\r\n\r\n",
+    b"POST /v1/accounts HTTP/1.1\r\nHost: a\r\nContent-Length: +2\r\n\r\n{}",
+    b"GET /health HTTP/1.1\r\nHost: a\r\nX-Nul: a\x00b\r\n\r\n",
+    b"GET /health HTTP/1.1\r\nHost: a\rX: b\r\n\r\n",
     b"POST /v1/accounts HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
 ], ids=["no-request-line", "missing-host", "two-hosts", "space-in-name", "no-colon",
-        "conflicting-lengths", "negative-length", "non-numeric-length", "bad-chunk-size"])
+        "conflicting-lengths", "negative-length", "non-numeric-length", "plus-sign-length", "nul-in-value",
+        "bare-cr", "bad-chunk-size"])
 def test_malformed_requests_are_400_and_close(server, raw):
     with RawConnection(server.port) as conn:
         conn.send(raw)
