@@ -50,8 +50,8 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "RelaydeckTests", dependencies: ["Relaydeck", "SQLite", "JSON"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Relaydeck", "JSON"], swiftSettings: strict),
+        .testTarget(name: "RelaydeckTests", dependencies: ["Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

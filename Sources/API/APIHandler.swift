@@ -126,6 +126,8 @@ public final class APIHandler: HTTPHandler {
             bearer = parts[1].trimmingCharacters(in: " \t")
         }
         let apiKey = apiKeys.first.map { Substring($0) }
+        // `overview.md#authentication`: X-API-Key carries an API key, never the account token.
+        if let apiKey, Secret.kind(of: apiKey) != .apiKey { throw .unauthorized }
         switch (bearer, apiKey) {
         case (let token?, nil): return token
         case (nil, let key?): return key

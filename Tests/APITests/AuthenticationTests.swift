@@ -65,12 +65,23 @@ import Testing
         let api = try APIHarness()
         let (id, token) = try api.createAccount()
         let (_, secret) = try api.createKey(token: token)
-        let account = try api.send("GET", "/v1/account", [bearer(token), apiKey(token)])
+        let account = try api.send("GET", "/v1/account", [bearer(token)])
         #expect(account.status == 200)
         #expect(account.text == accountJSON(id: id))
         // The key got through authentication: what stops it is the route's access.
         let key = try api.send("GET", "/v1/account", [bearer(secret), apiKey(secret)])
         #expect(key.status == 403)
+    }
+
+    /// `overview.md#authentication`: X-API-Key carries an API key only.
+    @Test func theAccountTokenInXAPIKeyIsUnauthorized() throws {
+        let api = try APIHarness()
+        let (_, token) = try api.createAccount()
+        for headers in [[apiKey(token)], [bearer(token), apiKey(token)]] {
+            let answer = try api.send("GET", "/v1/account", headers)
+            #expect(answer.status == 401)
+            #expect(answer.text == Self.unauthorized)
+        }
     }
 
     @Test func anAPIKeyCannotUseAccountRoutes() throws {

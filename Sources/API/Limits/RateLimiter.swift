@@ -11,6 +11,7 @@ struct RateLimiter {
     let capacity: Int
     private var arrivals: [String: Int64] = [:]
     private var insertsSinceSweep = 0
+    private var lastSweep: Int64?
 
     init(limit: Int, periodMicros: Int64, capacity: Int = 100_000) {
         self.limit = max(1, limit)
@@ -33,7 +34,9 @@ struct RateLimiter {
         let known = arrivals[key]
         if known == nil {
             insertsSinceSweep += 1
-            if insertsSinceSweep >= 1024 || arrivals.count >= capacity {
+            // A full table is swept at most once a second: a flood of new addresses must
+            // not make every request scan the whole table.
+            if insertsSinceSweep >= 1024 || (arrivals.count >= capacity && lastSweep.map { now - $0 >= 1_000_000 } ?? true) {
                 sweep(now: now)
             }
             if arrivals.count >= capacity {
@@ -52,6 +55,7 @@ struct RateLimiter {
     /// Forgets keys whose allowance is whole again: they are the same as unknown keys.
     mutating func sweep(now: Int64) {
         insertsSinceSweep = 0
+        lastSweep = now
         arrivals = arrivals.filter { $0.value > now }
     }
 

@@ -42,11 +42,7 @@ public final class Store {
                 Log.info("applied a schema migration", ["version": String(migration.version), "name": migration.name])
             }
             self.database = database
-            if failing {
-                failing = false
-                Log.info("the store is available again")
-                onRecovered?()
-            }
+            if failing { recovered() }
             return true
         } catch let error as MigrationError {
             if case .newerSchema = error { throw error }
@@ -67,6 +63,8 @@ public final class Store {
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         let database = try connection()
         do {
+            // A read that works proves little while writes may still fail (a lock held
+            // elsewhere): only a write or a reopen ends a failure.
             return try body(database)
         } catch let error as SQLiteError {
             throw translate(error)
@@ -79,7 +77,9 @@ public final class Store {
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         let database = try connection()
         do {
-            return try database.transaction(.immediate) { try body(database) }
+            let result = try database.transaction(.immediate) { try body(database) }
+            if failing { recovered() }
+            return result
         } catch let error as SQLiteError {
             throw translate(error)
         }
@@ -105,6 +105,14 @@ public final class Store {
         }
         database.close()
         self.database = nil
+    }
+
+    /// The first success after a failure (a reopened file, a released lock, freed space).
+    private func recovered() {
+        failing = false
+        lastFailureLog = nil
+        Log.info("the store is available again")
+        onRecovered?()
     }
 
     private func connection() throws(StoreError) -> Database {
