@@ -170,8 +170,8 @@ row() {  # path goal
     local ours nginx ratio verdict
     ours=$(median ${SAMPLES[ours$1]})
     nginx=$(median ${SAMPLES[nginx$1]})
-    ratio=$(awk -v a="$ours" -v b="$nginx" 'BEGIN { printf "%.2f", a / b }')
-    verdict=$(awk -v r="$ratio" -v g="$2" 'BEGIN { print (r >= g) ? "met" : "missed" }')
+    ratio=$(awk -v a="$ours" -v b="$nginx" 'BEGIN { printf "%.3f", a / b }')
+    verdict=$(awk -v a="$ours" -v b="$nginx" -v g="$2" 'BEGIN { print (a >= g * b) ? "met" : "missed" }')
     printf '| `GET %s` | %.0f | %.0f | %s | >= %s | %s |\n' "$1" "$ours" "$nginx" "$ratio" "$2" "$verdict"
 }
 
