@@ -45,13 +45,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "CLinux"], swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "EventLoop"], swiftSettings: strict),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        // Test-only helpers shared by the test targets (seeded randomness, temporary folders).
+        .target(name: "TestSupport", dependencies: ["Relaydeck"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "EventLoopTests", dependencies: ["TestSupport", "EventLoop", "CLinux"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTP", "EventLoop"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "RelaydeckTests", dependencies: ["Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["API", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["TestSupport", "API", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

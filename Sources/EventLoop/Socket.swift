@@ -37,12 +37,7 @@ public enum Socket {
             }
             var storage = sockaddr_storage()
             let length = fill(&storage, address: address, port: port)
-            _ = try withUnsafePointer(to: &storage) { pointer throws(Errno) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(Errno) in
-                    try retryingEINTR { bind(fd, address, length) }
-                }
-            }
-            try retryingEINTR { listen(fd, backlog) }
+            try bindAndListen(fd, &storage, length: length, backlog: backlog)
             return fd
         } catch {
             Glibc.close(fd)
@@ -67,12 +62,7 @@ public enum Socket {
         let fd = try retryingEINTR { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
             let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
-            _ = try withUnsafePointer(to: &address) { pointer throws(Errno) in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(Errno) in
-                    try retryingEINTR { bind(fd, address, length) }
-                }
-            }
-            try retryingEINTR { listen(fd, backlog) }
+            try bindAndListen(fd, &address, length: length, backlog: backlog)
             return fd
         } catch {
             Glibc.close(fd)
@@ -165,6 +155,16 @@ public enum Socket {
     public static func isListeningStream(_ fd: Int32) -> Bool {
         (try? getOption(fd, SOL_SOCKET, SO_ACCEPTCONN)) == 1
             && (try? getOption(fd, SOL_SOCKET, SO_TYPE)) == Int32(SOCK_STREAM.rawValue)
+    }
+
+    /// Binds `fd` to a socket address of any family and starts listening.
+    private static func bindAndListen<Address>(_ fd: Int32, _ address: inout Address, length: socklen_t, backlog: Int32) throws(Errno) {
+        _ = try withUnsafePointer(to: &address) { pointer throws(Errno) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(Errno) in
+                try retryingEINTR { bind(fd, raw, length) }
+            }
+        }
+        try retryingEINTR { listen(fd, backlog) }
     }
 
     static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) throws(Errno) {

@@ -3,6 +3,7 @@ import HTTP
 import JSON
 import Relaydeck
 import Testing
+import TestSupport
 
 /// `/health`, and every store-backed route while the store is unreachable.
 @Suite struct HealthTests {

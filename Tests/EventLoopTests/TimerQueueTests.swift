@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import EventLoop
 
 @Suite struct TimerQueueTests {
@@ -56,7 +57,7 @@ import Testing
 
     @Test func manyThousandsOfTimersAddCancelAndFireCorrectly() {
         var queue = TimerQueue()
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var timers: [LoopTimer] = []
         for _ in 0..<20_000 {
             let ms = Int64(generator.next() % 100_000)
@@ -79,18 +80,5 @@ import Testing
         }
         let fired = drain(&queue, until: at(1_000_000)).map(Int64.init)
         #expect(fired == expected.sorted())
-    }
-}
-
-/// A small deterministic generator for tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import HTTP
 
 /// Mangled requests: whatever the parser answers, it answers the same however the bytes are

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import HTTP
 
 /// One request set and exactly what the parser must report for it.

@@ -1,27 +1,16 @@
 import Testing
+import TestSupport
 @testable import JSON
 
 /// Corpus files with random byte edits, from a fixed seed so a failure reproduces. Whatever
 /// the parser makes of an edit, it must not crash, and what it accepts must survive a round
 /// trip through the writer unchanged.
 @Suite struct MutationTests {
-    /// SplitMix64: tiny, and the same sequence on every machine.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Bytes that steer edits into the interesting parts of the grammar.
     static let interesting: [UInt8] = Array(#"{}[]",:\u0123456789-+.eE tfn"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xED, 0xF4, 0xFF]
 
     @Test func survivesRandomEditsOfValidFiles() throws {
-        var random = SeededGenerator(state: 20_260_728)
+        var random = SplitMix64(seed: 20_260_728)
         var accepted = 0
         var rejected = 0
         for name in Corpus.files("y_") {
@@ -55,7 +44,7 @@ import Testing
     }
 
     @Test func survivesRandomBytes() {
-        var random = SeededGenerator(state: 8259)
+        var random = SplitMix64(seed: 8259)
         for _ in 0..<20_000 {
             let count = Int.random(in: 1..<24, using: &random)
             let bytes = (0..<count).map { _ in Self.interesting.randomElement(using: &random) ?? 0 }

@@ -1,5 +1,6 @@
 import Relaydeck
 import Testing
+import TestSupport
 
 @Suite struct IdentifierTests {
     @Test func zeroTimeAndZeroBytesAreAllZeroDigits() {

@@ -1,5 +1,6 @@
 @testable import Relaydeck
 import Testing
+import TestSupport
 
 @Suite struct SecretTests {
     private static let alphanumerics = Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")

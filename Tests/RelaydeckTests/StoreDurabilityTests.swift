@@ -1,6 +1,7 @@
 @testable import Relaydeck
 import SQLite
 import Testing
+import TestSupport
 
 @Suite struct StoreDurabilityTests {
     @Test(arguments: StoreKind.allCases)

@@ -1,6 +1,7 @@
 @testable import Relaydeck
 import SQLite
 import Testing
+import TestSupport
 
 /// `Store`: unavailable while the file cannot be opened or stays locked, and working again
 /// (without a restart) once the cause is gone.

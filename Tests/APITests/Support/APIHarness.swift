@@ -4,6 +4,7 @@ import HTTP
 import JSON
 import Relaydeck
 import Testing
+import TestSupport
 
 /// An `APIHandler` over a migrated store, with a settable wall clock, a loop on a manual clock
 /// (its `now` drives the rate limits), and requests built from real heads.

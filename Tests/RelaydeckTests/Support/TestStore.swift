@@ -1,6 +1,7 @@
 import Relaydeck
 import SQLite
 import Testing
+import TestSupport
 
 /// Where a store test keeps its database: every store test runs on both.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -3,10 +3,10 @@ import Glibc
 #endif
 
 /// A fresh directory under /tmp, removed with everything in it when released.
-final class TemporaryDirectory {
-    let path: String
+public final class TemporaryDirectory {
+    public let path: String
 
-    init() {
+    public init() {
         var template = Array("/tmp/relaydeck-tests-XXXXXX".utf8CString)
         path = template.withUnsafeMutableBufferPointer { buffer -> String in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else {
@@ -20,31 +20,31 @@ final class TemporaryDirectory {
         Self.removeTree(path)
     }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     /// Creates `path/name` as a directory and returns its path.
     @discardableResult
-    func makeDirectory(_ name: String) -> String {
+    public func makeDirectory(_ name: String) -> String {
         let made = file(name)
         mkdir(made, 0o700)
         return made
     }
 
     /// The size of the file at `path`, or nil when there is none.
-    static func size(of path: String) -> Int? {
+    public static func size(of path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)
     }
 
-    static func write(_ bytes: [UInt8], to path: String) {
+    public static func write(_ bytes: [UInt8], to path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         precondition(fd >= 0, "cannot create \(path)")
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
     }
 
-    static func removeTree(_ path: String) {
+    public static func removeTree(_ path: String) {
         if let directory = opendir(path) {
             while let entry = readdir(directory) {
                 let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
