@@ -79,6 +79,8 @@ final class RecordingHandler: IOHandler {
 
     /// Two descriptors are ready in the same batch. The first handler closes the second
     /// descriptor and a new one takes its number; the old event must not reach the new owner.
+    /// The number is taken over with dup2, which closes and reuses it in one step, so tests
+    /// running in parallel cannot grab it in between.
     @Test func staleEventForAClosedAndReusedDescriptorIsNotDelivered() throws {
         let loop = try EventLoop()
         let first = eventfd(1, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -90,22 +92,26 @@ final class RecordingHandler: IOHandler {
         var newRegistration: IORegistration?
         let secondRegistration = try loop.register(fd: second, interest: .readable, handler: secondHandler)
         let firstRegistration = try loop.register(fd: first, interest: .readable, handler: firstHandler)
-        // Whichever comes first in the batch closes the other and reuses its number.
+        // Whichever comes first in the batch replaces the other with a fresh, not readable
+        // eventfd under the same number.
         let takeOver: (Int32, IORegistration) -> Void = { victim, registration in
             loop.unregister(registration)
-            close(victim)
-            reused = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-            newRegistration = try? loop.register(fd: reused, interest: .readable, handler: newcomer)
+            let fresh = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+            dup2(fresh, victim)
+            close(fresh)
+            reused = victim
+            newRegistration = try? loop.register(fd: victim, interest: .readable, handler: newcomer)
         }
         firstHandler.onEvent = { _ in if reused < 0 { takeOver(second, secondRegistration) } }
         secondHandler.onEvent = { _ in if reused < 0 { takeOver(first, firstRegistration) } }
         loop.runOnce(maxWait: .zero)
         #expect(firstHandler.calls.count + secondHandler.calls.count == 1)
         #expect(reused == first || reused == second)
+        #expect(newRegistration != nil)
         #expect(newcomer.calls.isEmpty)
         if let newRegistration { loop.unregister(newRegistration) }
-        close(reused)
-        close(firstHandler.calls.isEmpty ? second : first)
+        close(first)
+        close(second)
     }
 
     @Test func workFromAnotherThreadWakesTheLoop() throws {

@@ -49,9 +49,21 @@ import HTTP
         #expect(parseError("GET /a\tb HTTP/1.1\r\nHost: a\r\n\r\n") == .badRequest("invalid byte in the request target"))
     }
 
-    @Test func refusesAbsoluteAndAuthorityForm() {
-        #expect(parseError("GET http://a/b HTTP/1.1\r\nHost: a\r\n\r\n") == .badRequest("request target is not in origin-form"))
+    /// RFC 9112 3.2.2: a server must accept absolute-form; the rest of the server sees the
+    /// origin-form part.
+    @Test func acceptsAbsoluteFormAsItsPath() throws {
+        #expect(feed("GET http://a/b?c=1 HTTP/1.1\r\nHost: a\r\n\r\n") == [.head(HeadSummary(.get, "/b?c=1", fields: ["Host: a"])), .end("")])
+        #expect(feed("GET HTTPS://a:8080/ HTTP/1.1\r\nHost: a\r\n\r\n") == [.head(HeadSummary(.get, "/", fields: ["Host: a"])), .end("")])
+        let head = try HTTPRequestHead(parsing: Array("GET http://a/v1/keys?x HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        #expect(head.path == "/v1/keys")
+        #expect(Array(head.pathBytes) == Array("/v1/keys".utf8))
+        #expect(head.query == "x")
+    }
+
+    @Test func refusesAuthorityFormAndOtherSchemes() {
         #expect(parseError("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n") == .badRequest("request target is not in origin-form"))
+        #expect(parseError("GET ftp://a/b HTTP/1.1\r\nHost: a\r\n\r\n") == .badRequest("request target is not in origin-form"))
+        #expect(parseError("GET http:///b HTTP/1.1\r\nHost: a\r\n\r\n") == .badRequest("request target is not in origin-form"))
     }
 
     @Test func acceptsAsteriskOnlyWithOptions() {

@@ -3,7 +3,8 @@
 public enum HTTPParseError: Error, Sendable, Equatable {
     /// 400. The reason is for the log: it never echoes a header value.
     case badRequest(String)
-    /// 414: the request line is longer than `maxRequestLineBytes`.
+    /// 414: the target is longer than `maxTargetBytes`, or the request line than
+    /// `maxRequestLineBytes`.
     case uriTooLong
     /// 431: the head, the field count or the trailer section is over its limit.
     case headersTooLarge

@@ -15,7 +15,7 @@ enum HeadParser {
         guard p.count <= limits.maxHeadBytes else { throw .headersTooLarge }
         let lineEnd = try endOfLine(p, from: 0)
         guard lineEnd <= limits.maxRequestLineBytes else { throw .uriTooLong }
-        let requestLine = try RequestLine(p, end: lineEnd)
+        let requestLine = try RequestLine(p, end: lineEnd, maxTargetBytes: limits.maxTargetBytes)
 
         var fields: [FieldRange] = []
         fields.reserveCapacity(16)

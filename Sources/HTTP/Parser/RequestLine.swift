@@ -11,9 +11,10 @@ struct RequestLine {
     ///
     /// Exactly one SP between the parts (RFC 9112 3 allows a lenient parser to accept
     /// more; we do not, so that no two parsers on the path split the line differently).
-    /// Only origin-form targets and `OPTIONS *` are accepted: absolute-form is refused with
-    /// 400 because this server is never a proxy and no client of the contract sends it.
-    init(_ p: UnsafeRawBufferPointer, end: Int) throws(HTTPParseError) {
+    /// Origin-form targets, `OPTIONS *`, and absolute-form (`http://host/path`, which RFC 9112
+    /// 3.2.2 says a server must accept): the target then starts at its path, so the rest of
+    /// the server sees origin-form. Authority-form is refused with 400 (no CONNECT here).
+    init(_ p: UnsafeRawBufferPointer, end: Int, maxTargetBytes: Int = .max) throws(HTTPParseError) {
         var k = 0
         while k < end && ASCII.isTchar(p[k]) { k += 1 }
         let methodEnd = k
@@ -29,23 +30,48 @@ struct RequestLine {
         }
         let targetEnd = k
         guard k < end else { throw .badRequest("malformed request line") }
+        guard targetEnd - targetStart <= maxTargetBytes else { throw .uriTooLong }
         guard methodEnd > 0 else { throw .badRequest("empty method") }
         guard targetEnd > targetStart else { throw .badRequest("empty request target") }
         // The version before the target's form, so the HTTP/2 preface (`PRI * HTTP/2.0`)
         // is told 505 rather than 400.
         let version = try Self.version(p, k + 1, end)
         let method = HTTPMethod(token: p, 0, methodEnd)
+        var pathStart = targetStart
         if p[targetStart] != ASCII.slash {
-            guard targetEnd - targetStart == 1, p[targetStart] == ASCII.asterisk else {
-                throw .badRequest("request target is not in origin-form")
+            if let afterAuthority = Self.endOfAbsoluteFormAuthority(p, targetStart, targetEnd) {
+                pathStart = afterAuthority
+            } else {
+                guard targetEnd - targetStart == 1, p[targetStart] == ASCII.asterisk else {
+                    throw .badRequest("request target is not in origin-form")
+                }
+                guard method == .options else { throw .badRequest("asterisk target without OPTIONS") }
             }
-            guard method == .options else { throw .badRequest("asterisk target without OPTIONS") }
         }
         self.method = method
         self.version = version
-        self.targetStart = targetStart
+        self.targetStart = pathStart
         self.targetEnd = targetEnd
         self.queryMark = queryMark
+    }
+
+    /// For `http://authority...` or `https://authority...` (scheme in any case), the offset
+    /// just after the non-empty authority: the path's `/`, a `?`, or the end. Nil for any
+    /// other target.
+    private static func endOfAbsoluteFormAuthority(_ p: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Int? {
+        var k = start
+        for expected in "http".utf8 {
+            guard k < end, p[k] | 0x20 == expected else { return nil }
+            k += 1
+        }
+        if k < end, p[k] | 0x20 == UInt8(ascii: "s") { k += 1 }
+        for expected in "://".utf8 {
+            guard k < end, p[k] == expected else { return nil }
+            k += 1
+        }
+        let authorityStart = k
+        while k < end && p[k] != ASCII.slash && p[k] != ASCII.question { k += 1 }
+        return k > authorityStart ? k : nil
     }
 
     /// `HTTP/1.1` and `HTTP/1.0` are served. Another `HTTP/d.d`, or `HTTP/d` as HTTP/2 and
