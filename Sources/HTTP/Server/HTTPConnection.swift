@@ -120,6 +120,9 @@ final class HTTPConnection: IOHandler {
                 flush()
                 if output.count - outputOffset > server.configuration.maxResponseBacklog { break }
             }
+            // A short read drained the socket: asking again would only return EAGAIN (one
+            // wasted system call per request). Level-triggered epoll reports what comes next.
+            if count < buffer.count { break }
         }
     }
 

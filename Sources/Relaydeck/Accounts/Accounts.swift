@@ -57,6 +57,7 @@ public final class Accounts {
             }
             try db.statement(SQL.markKeysDeleted).run(.integer(now), .text(id))
         }
+        store.credentials.forgetAccount(id)
     }
 
     enum SQL {

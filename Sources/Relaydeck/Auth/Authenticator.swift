@@ -14,7 +14,8 @@ public final class Authenticator {
     public func authenticate(_ secret: Substring) throws -> Principal? {
         guard let kind = Secret.kind(of: secret), secret.utf8.count <= 128 else { return nil }
         let hash = Secret(text: String(secret)).hash
-        return try store.read { db in
+        if let known = store.credentials.principal(for: hash) { return known }
+        let principal: Principal? = try store.read { db in
             switch kind {
             case .accountToken:
                 let statement = try db.statement(SQL.account)
@@ -31,6 +32,8 @@ public final class Authenticator {
                                    lastUsedAt: statement.isNull(2) ? nil : statement.int64(2), lastHost: statement.string(3)))
             }
         }
+        if let principal { store.credentials.remember(principal, for: hash) }
+        return principal
     }
 
     enum SQL {

@@ -97,6 +97,7 @@ public final class Keys {
                 throw DomainError.notFound("Key not found.")
             }
         }
+        store.credentials.forgetKey(keyID)
     }
 
     /// Notes a request of the key: `last_used_at` when null or a minute old, and the host name
@@ -114,6 +115,7 @@ public final class Keys {
                 try db.statement(SQL.setHost).run(.text(newHost), .text(use.keyID))
             }
         }
+        store.credentials.updateKeyUse(use.keyID, lastUsedAt: stale ? now : use.lastUsedAt, lastHost: newHost ?? use.lastHost)
     }
 
     static func fetch(_ db: Database, accountID: String, keyID: String) throws -> Key {

@@ -1,0 +1,48 @@
+/// Principals of credentials seen recently, by the SHA-256 of the secret, so a request does
+/// not need a locked read of the store to know who sent it. Exact because every change goes
+/// through this process: a deletion forgets its entries in the same call that commits it,
+/// and a recorded key use updates its entry. Only known credentials are kept (a flood of
+/// wrong secrets adds nothing), and never the secret itself.
+public final class CredentialCache {
+    public static let defaultCapacity = 10_000
+
+    private var entries: [[UInt8]: Principal] = [:]
+    private let capacity: Int
+
+    public init(capacity: Int = CredentialCache.defaultCapacity) {
+        self.capacity = capacity
+    }
+
+    public var count: Int { entries.count }
+
+    func principal(for hash: [UInt8]) -> Principal? {
+        entries[hash]
+    }
+
+    func remember(_ principal: Principal, for hash: [UInt8]) {
+        // Rarely full (one entry per live credential in use): start over rather than track age.
+        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+        entries[hash] = principal
+    }
+
+    /// The account's token and all of its keys.
+    func forgetAccount(_ accountID: String) {
+        entries = entries.filter { $0.value.accountID != accountID }
+    }
+
+    func forgetKey(_ keyID: String) {
+        entries = entries.filter { $0.value.credentialID != keyID }
+    }
+
+    /// After `Keys.recordUse` committed, so the next request decides on the values stored.
+    func updateKeyUse(_ keyID: String, lastUsedAt: Int64?, lastHost: String?) {
+        for (hash, principal) in entries {
+            guard case .key(let use) = principal, use.keyID == keyID else { continue }
+            entries[hash] = .key(KeyUse(keyID: keyID, accountID: use.accountID, lastUsedAt: lastUsedAt, lastHost: lastHost))
+        }
+    }
+
+    func removeAll() {
+        entries.removeAll()
+    }
+}
