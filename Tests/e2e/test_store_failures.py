@@ -89,3 +89,31 @@ def test_write_lock_held_past_the_busy_timeout_gives_503_then_recovers(start_ser
     assert response.status == 201, response
     assert py.call("GET", "/v1/account", token=token).status == 200
     assert py.call("GET", "/health").json == {"status": "ok", "store": "ok"}
+
+
+@pytest.mark.slow
+def test_a_full_disk_gives_503_then_recovers(start_server, tmp_path):
+    """The disk fills up: simulated with RLIMIT_FSIZE on the running server (prlimit), so every
+    write that would grow a file fails with EFBIG (the server ignores SIGXFSZ). Raising the
+    limit again is the disk getting space back."""
+    db = tmp_path / "full.db"
+    server = start_server({"DATABASE_PATH": str(db)})
+    py = PythonClient(server.host, server.port, timeout=30)
+    _, token = create_account(py)
+    pid = server.pid
+    subprocess.run(["prlimit", "--pid", str(pid), "--fsize=1:unlimited"], check=True)
+    try:
+        # The WAL grows with every commit: the next writes cannot.
+        for _ in range(3):
+            assert_store_unavailable(py.call("POST", "/v1/accounts", json={}))
+            assert_store_unavailable(py.call("POST", "/v1/keys", token=token, json={"label": "full"}))
+        # Reads still work, and nothing half-written shows.
+        keys = py.call("GET", "/v1/keys", token=token)
+        assert keys.status == 200 and keys.json == {"keys": []}, keys
+    finally:
+        subprocess.run(["prlimit", "--pid", str(pid), "--fsize=unlimited:unlimited"], check=True)
+    wait_until(lambda: py.call("POST", "/v1/keys", token=token, json={"label": "room again"}).status == 201,
+               timeout=10, interval=0.3, message="a key can be made once the disk has room")
+    keys = py.call("GET", "/v1/keys", token=token).json["keys"]
+    assert [key["label"] for key in keys] == ["room again"]
+    assert server.process.poll() is None
