@@ -13,14 +13,7 @@ extension APIHandler {
         try body.check()
         try takeAccountCreation(exchange.client)
         let (account, token) = try services.accounts.create()
-        var writer = JSONWriter(capacity: 160)
-        writer.beginObject()
-        writer.key("account")
-        account.write(to: &writer)
-        writer.key("token")
-        writer.string(token.text)
-        writer.endObject()
-        return .json(201, writer.bytes)
+        return Self.created("account", account.write, secretKey: "token", token)
     }
 
     func getAccount(_ exchange: inout Exchange) throws -> HTTPResponse {
@@ -42,6 +35,20 @@ extension APIHandler {
         try services.accounts.delete(exchange.accountID)
         onDeletion?()
         return HTTPResponse(status: 204)
+    }
+
+    /// `201 {"<objectKey>": <object>, "<secretKey>": "<secret>"}`: the one answer that carries
+    /// a secret, which the client sees this one time.
+    static func created(_ objectKey: StaticString, _ write: (inout JSONWriter) -> Void,
+                        secretKey: StaticString, _ secret: Secret) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 400)
+        writer.beginObject()
+        writer.key(objectKey)
+        write(&writer)
+        writer.key(secretKey)
+        writer.string(secret.text)
+        writer.endObject()
+        return .json(201, writer.bytes)
     }
 
     static func accountResponse(_ account: Account) -> HTTPResponse {

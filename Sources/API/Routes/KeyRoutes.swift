@@ -22,14 +22,7 @@ extension APIHandler {
         let label = Self.label(from: &body)
         try body.check()
         let (key, secret) = try services.keys.create(accountID: exchange.accountID, label: label ?? "")
-        var writer = JSONWriter(capacity: 400)
-        writer.beginObject()
-        writer.key("key")
-        key.write(to: &writer)
-        writer.key("secret")
-        writer.string(secret.text)
-        writer.endObject()
-        return .json(201, writer.bytes)
+        return Self.created("key", key.write, secretKey: "secret", secret)
     }
 
     func updateKey(_ exchange: inout Exchange) throws -> HTTPResponse {
