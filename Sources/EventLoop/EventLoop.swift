@@ -99,8 +99,6 @@ public final class EventLoop {
             && registrations[index].handler != nil
     }
 
-    public var registeredCount: Int { registrations.reduce(0) { $0 + ($1.handler == nil ? 0 : 1) } }
-
     private static func pack(fd: Int32, generation: UInt32) -> UInt64 {
         (UInt64(generation) << 32) | UInt64(UInt32(bitPattern: fd))
     }
@@ -171,8 +169,6 @@ public final class EventLoop {
     public func stop() {
         stopped = true
     }
-
-    public var isStopped: Bool { stopped }
 
     /// One iteration: wait for events (at most until the next timer, or `maxWait`), handle
     /// them, then due timers, then the work queued for soon.
