@@ -73,9 +73,7 @@ public final class APIHandler: HTTPHandler {
                 throw APIError.badJSON
             }
         }
-        let client = ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
-                                       trusted: configuration.trustedProxies)
-        var exchange = Exchange(request: request, parameters: parameters, body: body, principal: nil, client: client)
+        var exchange = Exchange(request: request, parameters: parameters, body: body, principal: nil)
         if endpoint.access != .anyone {
             exchange.principal = try authenticate(request, access: endpoint.access)
         }
@@ -146,8 +144,11 @@ public final class APIHandler: HTTPHandler {
         }
     }
 
-    /// Counts an account creation for the client's address.
-    func takeAccountCreation(_ client: ClientKey) throws(APIError) {
+    /// Counts an account creation for the client's address (resolved only here: no other
+    /// route needs it, so the hot path does not parse X-Forwarded-For).
+    func takeAccountCreation(_ request: HTTPRequest) throws(APIError) {
+        let client = ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
+                                       trusted: configuration.trustedProxies)
         if case .limited(let seconds) = accountLimiter.take(client.text, now: nowMicros) {
             throw .rateLimited(retryAfter: seconds)
         }

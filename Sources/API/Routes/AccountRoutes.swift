@@ -11,7 +11,7 @@ extension APIHandler {
         // (`app-integrity.md#create-the-account`).
         body.ignore("attestation")
         try body.check()
-        try takeAccountCreation(exchange.client)
+        try takeAccountCreation(exchange.request)
         let (account, token) = try services.accounts.create()
         return Self.created("account", account.write, secretKey: "token", token)
     }

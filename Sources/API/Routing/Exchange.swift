@@ -1,4 +1,3 @@
-import EventLoop
 import HTTP
 import JSON
 import Relaydeck
@@ -11,8 +10,6 @@ struct Exchange {
     let body: JSON?
     /// Set once the credential checked out.
     var principal: Principal?
-    /// The client's address for per-IP limits (after trusted proxies).
-    let client: ClientKey
 
     var accountID: String { principal?.accountID ?? "" }
 }
