@@ -91,7 +91,7 @@ final class Daemon {
         if !inherited.isEmpty {
             for fd in inherited {
                 try server.listen(on: fd)
-                announce(fd: fd, fallback: "socket \(fd) from systemd")
+                announce(Socket.localPort(fd).map { "port \($0) (socket \(fd) from systemd)" } ?? "socket \(fd) from systemd")
             }
             return
         }
@@ -107,16 +107,14 @@ final class Daemon {
             throw ListenFailure(description: "LISTEN: cannot listen on \(Self.text(of: config.listen)): \(error.description)")
         }
         try server.listen(on: fd)
-        announce(fd: fd, fallback: Self.text(of: config.listen))
+        // With port 0 the kernel picked the port: say which.
+        var bound = config.listen
+        if case .tcp(let host, _) = bound, let port = Socket.localPort(fd) { bound = .tcp(host: host, port: port) }
+        announce(Self.text(of: bound))
     }
 
-    private func announce(fd: Int32, fallback: String) {
-        var address = fallback
-        if case .tcp(let host, _) = config.listen, let port = Socket.localPort(fd), !fallback.hasPrefix("socket") {
-            address = host.family == .v6 ? "[\(host)]:\(port)" : "\(host):\(port)"
-        } else if fallback.hasPrefix("socket"), let port = Socket.localPort(fd) {
-            address = "port \(port) (socket \(fd) from systemd)"
-        }
+    /// Logs (and keeps, for the systemd status) where a listener listens.
+    private func announce(_ address: String) {
         addresses.append(address)
         Log.info("listening", ["address": address])
     }
