@@ -66,7 +66,6 @@ public final class Keys {
             if count.int(0) >= Self.maxPerAccount {
                 throw DomainError.conflict("An account can have \(Self.maxPerAccount) keys.")
             }
-            count.reset()
             try db.statement(SQL.insert).run(.text(key.id), .text(accountID), .text(label), .blob(secret.hash),
                                              .text(key.prefix), .text(key.last4), .integer(now))
         }
