@@ -82,13 +82,18 @@ public final class Database {
     /// A prepared statement from the cache (keyed by SQL text, prepared with
     /// SQLITE_PREPARE_PERSISTENT), returned reset and with its bindings cleared.
     ///
-    /// The same SQL gives the same object, so do not interleave two uses of one SQL text.
+    /// The same SQL gives the same object, except while that object is still stepping
+    /// through rows (a nested use of the same SQL inside a loop over its rows): resetting it
+    /// would silently end the outer loop, so the nested use gets a statement of its own.
     /// Meant for the fixed SQL of the application; build-per-request SQL belongs in
     /// `prepare(_:)` (the cache is bounded and starts over when full). SQL holding more
     /// than one statement is refused with SQLITE_MISUSE rather than silently cut short.
     public func statement(_ sql: String) throws(SQLiteError) -> Statement {
         let connection = try live()
         if let cached = cache[sql] {
+            if cached.isStepping {
+                return try Self.compile(sql, on: connection, persistent: false)
+            }
             cached.reset()
             return cached
         }

@@ -33,6 +33,29 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Among the `isUnavailable` errors, those after which the connection cannot be trusted:
+    /// a file that cannot be opened or read, or is not (or no longer) a database, may have
+    /// been replaced or restored, so it needs a new connection. A lock, a full disk or a
+    /// failed write passes with the same connection (reads go on working meanwhile).
+    public var needsNewConnection: Bool {
+        switch primaryCode {
+        case SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_NOTADB:
+            return true
+        case SQLITE_IOERR:
+            // Writing, syncing or growing failed (disk full, a file size limit): the file is
+            // still good.
+            return !Self.writeFailures.contains(code)
+        default:
+            return false
+        }
+    }
+
+    /// SQLITE_IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE (the extended codes are macros
+    /// that Swift does not import).
+    static let writeFailures: Set<Int32> = [
+        SQLITE_IOERR | (3 << 8), SQLITE_IOERR | (4 << 8), SQLITE_IOERR | (5 << 8), SQLITE_IOERR | (6 << 8),
+    ]
+
     /// A UNIQUE, NOT NULL, CHECK, FOREIGN KEY or PRIMARY KEY constraint failed.
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 

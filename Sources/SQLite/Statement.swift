@@ -3,9 +3,9 @@ import CSQLite
 /// A prepared statement. It owns its `sqlite3_stmt` and finalizes it in `deinit`.
 ///
 /// Not Sendable: it belongs to the thread that owns its `Database`. A statement from
-/// `Database.statement(_:)` is shared through the cache, so finish with it (step to the
-/// end, or `reset()`) before asking the cache for the same SQL again: the cache hands out
-/// the same object, reset.
+/// `Database.statement(_:)` is shared through the cache: once finished with (stepped to the
+/// end, or `reset()`), the cache hands the same object out again; while it is still
+/// stepping, the cache prepares another one instead.
 ///
 /// Using a statement after `Database.close()` finalized it throws SQLITE_MISUSE, and column
 /// reads return NULL values; nothing traps.
@@ -16,6 +16,8 @@ public final class Statement {
     /// nil once finalized. Cached statements are finalized by `Database.close()` while a
     /// caller may still hold them, so every use checks.
     private(set) var handle: OpaquePointer?
+    /// Column positions by name, built on the first read by name (see `Row`).
+    var columnIndex: [String: Int32]?
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -72,6 +74,13 @@ public final class Statement {
         guard let handle else { return }
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+    }
+
+    /// True between a step that gave a row and the end of the rows or a reset
+    /// (sqlite3_stmt_busy): someone is reading this statement's rows.
+    public var isStepping: Bool {
+        guard let handle else { return false }
+        return sqlite3_stmt_busy(handle) != 0
     }
 
     /// The number of columns in a row of the result (0 for statements without rows).

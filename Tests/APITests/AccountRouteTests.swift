@@ -10,7 +10,7 @@ import Testing
         api.clock.nowMillis = 1_760_112_000_412
         let answer = try api.send("POST", "/v1/accounts", body: "{}")
         #expect(answer.status == 201)
-        #expect(answer.headers == ["Content-Type: application/json"])
+        #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-store"])
         #expect(answer.pattern == "/v1/accounts")
         let json = try answer.json()
         let id = try #require(json["account"]?["id"]?.stringValue)
@@ -42,7 +42,7 @@ import Testing
         let (id, token) = try api.createAccount()
         let answer = try api.send("GET", "/v1/account", [bearer(token)])
         #expect(answer.status == 200)
-        #expect(answer.headers == ["Content-Type: application/json"])
+        #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-store"])
         #expect(answer.text == accountJSON(id: id))
     }
 

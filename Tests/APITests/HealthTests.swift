@@ -11,7 +11,7 @@ import TestSupport
         let api = try APIHarness()
         let answer = try api.send("GET", "/health")
         #expect(answer.status == 200)
-        #expect(answer.headers == ["Content-Type: application/json"])
+        #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-cache"])
         #expect(answer.text == #"{"status":"ok","store":"ok"}"#)
         #expect(answer.pattern == "/health")
     }
@@ -27,7 +27,7 @@ import TestSupport
         let api = try APIHarness(storePath: directory.file("missing/relaydeck.db"))
         let health = try api.send("GET", "/health")
         #expect(health.status == 503)
-        #expect(health.headers == ["Content-Type: application/json", "Retry-After: 1"])
+        #expect(health.headers == ["Content-Type: application/json", "Cache-Control: no-cache", "Retry-After: 1"])
         #expect(health.text == #"{"status":"unavailable","store":"unavailable"}"#)
         let head = try api.send("HEAD", "/health")
         #expect(head.status == 503)

@@ -11,7 +11,7 @@ import Testing
         api.clock.nowMillis = 1_760_112_000_400
         let answer = try api.send("POST", "/v1/keys", [bearer(token)], body: #"{"label": "  Claude\n\tCode "}"#)
         #expect(answer.status == 201)
-        #expect(answer.headers == ["Content-Type: application/json"])
+        #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-store"])
         let json = try answer.json()
         let id = try #require(json["key"]?["id"]?.stringValue)
         let secret = try #require(json["secret"]?.stringValue)
@@ -29,7 +29,7 @@ import Testing
         let (_, token) = try api.createAccount()
         let empty = try api.send("GET", "/v1/keys", [bearer(token)])
         #expect(empty.status == 200)
-        #expect(empty.headers == ["Content-Type: application/json"])
+        #expect(empty.headers == ["Content-Type: application/json", "Cache-Control: no-store"])
         #expect(empty.text == #"{"keys":[]}"#)
 
         let first = try api.createKey(token: token, label: "first")
@@ -74,7 +74,7 @@ import Testing
         api.clock.advance(millis: 9_000)
         let answer = try api.send("PATCH", "/v1/keys/\(key.id)", [bearer(token)], body: #"{"label": "Cursor  (work)"}"#)
         #expect(answer.status == 200)
-        #expect(answer.headers == ["Content-Type: application/json"])
+        #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-store"])
         let expected = keyJSON(id: key.id, label: "Cursor (work)", secret: key.secret)
         #expect(answer.text == expected)
         #expect(try api.send("GET", "/v1/keys", [bearer(token)]).text == #"{"keys":[\#(expected)]}"#)

@@ -7,7 +7,7 @@ import Testing
         let test = try TestStore(kind)
         let (account, _) = try test.accounts.create()
         test.clock.nowMillis = 1_760_112_000_412
-        let (key, secret) = try test.keys.create(accountID: account.id, label: "Cursor")
+        let (key, secret) = try test.keys.create(accountID: account.id, label: checked("Cursor"))
         #expect(Identifier.isWellFormed(Substring(key.id), prefix: "key_"))
         #expect(Secret.kind(of: Substring(secret.text)) == .apiKey)
         #expect(key == Key(
@@ -21,7 +21,7 @@ import Testing
     func createNormalizesTheLabel(kind: StoreKind) throws {
         let test = try TestStore(kind)
         let (account, _) = try test.accounts.create()
-        let (key, _) = try test.keys.create(accountID: account.id, label: "  Claude \n\t Code\r\n")
+        let (key, _) = try test.keys.create(accountID: account.id, label: checked("  Claude \n\t Code\r\n"))
         #expect(key.label == "Claude Code")
         #expect(try test.keys.get(accountID: account.id, keyID: key.id).label == "Claude Code")
     }
@@ -37,9 +37,7 @@ import Testing
     func createRefusesABadLabel(label: String, message: String) throws {
         let test = try TestStore(.memory)
         let (account, _) = try test.accounts.create()
-        #expect(throws: DomainError.validation([FieldProblem("label", message)])) {
-            try test.keys.create(accountID: account.id, label: label)
-        }
+        #expect(TextRule.keyLabel.check(label).problem?.message == message)
         #expect(try test.keys.list(accountID: account.id).isEmpty)
     }
 
@@ -48,12 +46,10 @@ import Testing
         let test = try TestStore(.memory)
         let (account, _) = try test.accounts.create()
         let spaced = "  " + String(repeating: "a", count: 20) + "\n\n\n" + String(repeating: "b", count: 19) + "  "
-        #expect(try test.keys.create(accountID: account.id, label: spaced).key.label.count == 40)
+        #expect(try test.keys.create(accountID: account.id, label: checked(spaced)).key.label.count == 40)
         let emoji = String(repeating: "👍🏽", count: 40)
-        #expect(try test.keys.create(accountID: account.id, label: emoji).key.label == emoji)
-        #expect(throws: DomainError.validation([FieldProblem("label", "Must be 1 to 40 characters.")])) {
-            try test.keys.create(accountID: account.id, label: emoji + "👍🏽")
-        }
+        #expect(try test.keys.create(accountID: account.id, label: checked(emoji)).key.label == emoji)
+        #expect(TextRule.keyLabel.check(emoji + "👍🏽").problem?.message == "Must be 1 to 40 characters.")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -62,7 +58,7 @@ import Testing
         let (account, _) = try test.accounts.create()
         var ids: [String] = []
         for index in 0..<4 {
-            ids.append(try test.keys.create(accountID: account.id, label: "key \(index)").key.id)
+            ids.append(try test.keys.create(accountID: account.id, label: checked("key \(index)")).key.id)
             // The last two share a millisecond: creation order still decides.
             if index < 2 { test.clock.advance(millis: 1_000) }
         }
@@ -84,12 +80,12 @@ import Testing
         let test = try TestStore(kind)
         let (account, _, _) = try test.account(withKeys: 20)
         #expect(throws: DomainError.conflict("An account can have 20 keys.")) {
-            try test.keys.create(accountID: account.id, label: "one too many")
+            try test.keys.create(accountID: account.id, label: checked("one too many"))
         }
         #expect(try test.keys.list(accountID: account.id).count == 20)
         // The limit is per account.
         let (other, _) = try test.accounts.create()
-        #expect(try test.keys.create(accountID: other.id, label: "first").key.label == "first")
+        #expect(try test.keys.create(accountID: other.id, label: checked("first")).key.label == "first")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -97,11 +93,11 @@ import Testing
         let test = try TestStore(kind)
         let (account, _, keys) = try test.account(withKeys: 20)
         try test.keys.delete(accountID: account.id, keyID: keys[7].key.id)
-        let (replacement, _) = try test.keys.create(accountID: account.id, label: "replacement")
+        let (replacement, _) = try test.keys.create(accountID: account.id, label: checked("replacement"))
         #expect(try test.keys.list(accountID: account.id).count == 20)
         #expect(try test.keys.list(accountID: account.id).first?.id == replacement.id)
         #expect(throws: DomainError.conflict("An account can have 20 keys.")) {
-            try test.keys.create(accountID: account.id, label: "one too many")
+            try test.keys.create(accountID: account.id, label: checked("one too many"))
         }
     }
 
@@ -111,7 +107,7 @@ import Testing
         let (account, _, keys) = try test.account(withKeys: 1)
         let original = keys[0].key
         test.clock.advance(millis: 10_000)
-        let updated = try test.keys.update(accountID: account.id, keyID: original.id, label: " Cursor\n(work) ")
+        let updated = try test.keys.update(accountID: account.id, keyID: original.id, label: checked(" Cursor\n(work) "))
         var expected = original
         expected.label = "Cursor (work)"
         #expect(updated == expected)
@@ -129,9 +125,7 @@ import Testing
     func updateRefusesABadLabelAndKeepsTheOldOne(kind: StoreKind) throws {
         let test = try TestStore(kind)
         let (account, _, keys) = try test.account(withKeys: 1)
-        #expect(throws: DomainError.validation([FieldProblem("label", "Must be 1 to 40 characters.")])) {
-            try test.keys.update(accountID: account.id, keyID: keys[0].key.id, label: "  ")
-        }
+        #expect(TextRule.keyLabel.check("  ").problem?.message == "Must be 1 to 40 characters.")
         #expect(try test.keys.get(accountID: account.id, keyID: keys[0].key.id).label == "key 1")
     }
 
@@ -143,7 +137,7 @@ import Testing
         let theirKey = theirKeys[0].key
         let notFound = DomainError.notFound("Key not found.")
         #expect(throws: notFound) { try test.keys.get(accountID: mine.id, keyID: theirKey.id) }
-        #expect(throws: notFound) { try test.keys.update(accountID: mine.id, keyID: theirKey.id, label: "mine now") }
+        #expect(throws: notFound) { try test.keys.update(accountID: mine.id, keyID: theirKey.id, label: checked("mine now")) }
         #expect(throws: notFound) { try test.keys.update(accountID: mine.id, keyID: theirKey.id, label: nil) }
         #expect(throws: notFound) { try test.keys.delete(accountID: mine.id, keyID: theirKey.id) }
         // Nothing happened to it.
@@ -159,7 +153,7 @@ import Testing
         try test.keys.delete(accountID: account.id, keyID: gone.id)
         let notFound = DomainError.notFound("Key not found.")
         #expect(throws: notFound) { try test.keys.get(accountID: account.id, keyID: gone.id) }
-        #expect(throws: notFound) { try test.keys.update(accountID: account.id, keyID: gone.id, label: "back") }
+        #expect(throws: notFound) { try test.keys.update(accountID: account.id, keyID: gone.id, label: checked("back")) }
         #expect(throws: notFound) { try test.keys.delete(accountID: account.id, keyID: gone.id) }
         #expect(try test.authenticator.authenticate(Substring(secret.text)) == nil)
         #expect(try test.keys.get(accountID: account.id, keyID: keys[1].key.id) == keys[1].key)

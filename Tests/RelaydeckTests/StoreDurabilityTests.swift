@@ -37,7 +37,7 @@ import TestSupport
         let keys = Keys(store: first, clock: clock, random: random)
         let (account, token) = try accounts.create()
         _ = try accounts.update(account.id, liveActivities: false)
-        let (key, secret) = try keys.create(accountID: account.id, label: "Cursor")
+        let (key, secret) = try keys.create(accountID: account.id, label: checked("Cursor"))
         first.close()
 
         let second = Store(path: path)

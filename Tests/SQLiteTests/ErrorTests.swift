@@ -143,3 +143,17 @@ import Testing
             == "SQLite error 5 (database is locked) in: COMMIT")
     }
 }
+
+@Suite struct ReconnectClassificationTests {
+    /// A full disk or a failed write keeps the connection (reads still work); a file that is
+    /// gone, unreadable or not a database gets a new one.
+    @Test(arguments: [
+        (5, false), (6, false), (13, false), (19, false),  // BUSY, LOCKED, FULL, CONSTRAINT
+        (778, false), (1034, false), (1290, false), (1546, false),  // IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE
+        (10, true), (266, true), (522, true),  // IOERR, IOERR_READ, IOERR_SHORT_READ
+        (11, true), (14, true), (26, true),  // CORRUPT, CANTOPEN, NOTADB
+    ] as [(Int32, Bool)])
+    func whichErrorsNeedANewConnection(code: Int32, reconnect: Bool) {
+        #expect(SQLiteError(code: code, message: "m").needsNewConnection == reconnect)
+    }
+}

@@ -94,6 +94,27 @@ import Testing
         #expect(try db.statement("DELETE FROM t").run() == 3)
     }
 
+    /// A nested use of the same SQL while the first is still going through its rows gets a
+    /// statement of its own: resetting the shared one would end the outer loop early.
+    @Test(arguments: StoreKind.allCases)
+    func aStatementStillSteppingIsNotHandedOutAgain(_ kind: StoreKind) throws {
+        let db = try TestStore(kind).open()
+        try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
+        let sql = "SELECT x FROM t ORDER BY x"
+        let outer = try db.statement(sql)
+        var seen: [Int] = []
+        var inner: [Int] = []
+        while try outer.step() {
+            seen.append(outer.int(0))
+            let nested = try db.statement(sql)
+            #expect(nested !== outer)
+            while try nested.step() { inner.append(nested.int(0)) }
+        }
+        #expect(seen == [1, 2, 3])
+        #expect(inner == [1, 2, 3, 1, 2, 3, 1, 2, 3])
+        #expect(try db.statement(sql) === outer)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func statementCacheReturnsTheSameStatementReset(_ kind: StoreKind) throws {
         let db = try TestStore(kind).open()
@@ -104,7 +125,9 @@ import Testing
         #expect(try first.step())
         #expect(first.int(0) == 2)
 
-        // Mid-way through its rows and bound: it must come back at the start, unbound.
+        // Finished with (reset), it comes back: the same object, unbound.
+        first.reset()
+        try first.bind(2, at: 1)
         let second = try db.statement(sql)
         #expect(first === second)
         #expect(try second.step())

@@ -26,6 +26,13 @@ public struct APIError: Error, Sendable {
     static let forbiddenForAccount = APIError(403, "forbidden", "An account token cannot use this route.")
     static let internalError = APIError(500, "internal", "Internal server error.")
 
+    /// A defect of the server itself (a route that names a parameter its pattern lacks):
+    /// logged, and a plain 500.
+    static func defect(_ what: String) -> APIError {
+        Log.error("defect", ["what": what])
+        return internalError
+    }
+
     static func methodNotAllowed(allow: [HTTPMethod]) -> APIError {
         var error = APIError(405, "method_not_allowed", "Method not allowed.")
         error.headers = [("Allow", allow.map(\.name).joined(separator: ", "))]

@@ -1,31 +1,13 @@
 import HTTP
-import Relaydeck
 
-/// Who may call an endpoint.
-enum Access: Sendable {
-    case anyone
-    case account
-    case apiKey
-    case accountOrKey
-}
-
-/// One method of one route.
-struct Endpoint {
-    let method: HTTPMethod
-    let access: Access
-    /// Whether the endpoint reads a JSON body; others ignore what is sent.
-    let takesBody: Bool
-    let run: (APIHandler, inout Exchange) throws -> HTTPResponse
-}
-
-/// A path pattern such as `/v1/keys/{key_id}`, and what answers on it.
+/// A path pattern such as `/v1/keys/{key_id}`, and the endpoints that answer on it.
 struct Route {
     enum Segment: Equatable {
         case literal([UInt8])
-        case parameter
+        case parameter(String)
     }
 
-    /// The pattern as logged (never an ID).
+    /// The pattern as logged and recorded (never an ID).
     let pattern: String
     let segments: [Segment]
     let endpoints: [Endpoint]
@@ -34,21 +16,21 @@ struct Route {
         self.pattern = pattern
         self.endpoints = endpoints
         segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
-            part.hasPrefix("{") ? .parameter : .literal(Array(part.utf8))
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
     }
 
-    /// The parameters when `path` matches this pattern.
-    func match(_ path: [ArraySlice<UInt8>]) -> [String]? {
+    /// The named parameters when `path` matches this pattern.
+    func match(_ path: [ArraySlice<UInt8>]) -> PathParameters? {
         guard path.count == segments.count else { return nil }
-        var parameters: [String] = []
+        var parameters = PathParameters()
         for (segment, part) in zip(segments, path) {
             switch segment {
             case .literal(let bytes):
                 guard part.elementsEqual(bytes) else { return nil }
-            case .parameter:
+            case .parameter(let name):
                 guard !part.isEmpty else { return nil }
-                parameters.append(String(decoding: part, as: UTF8.self))
+                parameters.values.append((name, String(decoding: part, as: UTF8.self)))
             }
         }
         return parameters
@@ -56,7 +38,7 @@ struct Route {
 
     var allowedMethods: [HTTPMethod] {
         var methods = endpoints.map(\.method)
-        if methods.contains(.get) { methods.insert(.head, at: methods.firstIndex(of: .get)! + 1) }
+        if let get = methods.firstIndex(of: .get) { methods.insert(.head, at: get + 1) }
         return methods
     }
 
@@ -70,5 +52,19 @@ struct Route {
     static func segments(of path: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         guard path.first == UInt8(ascii: "/") else { return [] }
         return path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+    }
+}
+
+/// The values of a route's `{name}` segments, by name.
+struct PathParameters {
+    fileprivate(set) var values: [(name: String, value: String)] = []
+
+    /// The value of `{name}`. A name the pattern does not have is a defect of the route,
+    /// answered as a logged 500, never as an empty string.
+    func callAsFunction(_ name: String) throws(APIError) -> String {
+        guard let value = values.first(where: { $0.name == name })?.value else {
+            throw APIError.defect("the route has no parameter \(name)")
+        }
+        return value
     }
 }

@@ -24,13 +24,7 @@ public final class Accounts {
     }
 
     public func get(_ id: String) throws -> Account {
-        try store.read { db in
-            let statement = try db.statement(SQL.select)
-            try statement.bind(id, at: 1)
-            defer { statement.reset() }
-            guard try statement.step() else { throw DomainError.notFound("Account not found.") }
-            return Account(id: id, createdAt: statement.int64(0), liveActivities: statement.bool(1))
-        }
+        try store.read { db in try Self.fetch(db, id) }
     }
 
     /// Applies the settings given (nil: unchanged) and returns the account.
@@ -39,11 +33,7 @@ public final class Accounts {
             if let liveActivities {
                 try db.statement(SQL.updateLiveActivities).run(.integer(liveActivities ? 1 : 0), .text(id))
             }
-            let statement = try db.statement(SQL.select)
-            try statement.bind(id, at: 1)
-            defer { statement.reset() }
-            guard try statement.step() else { throw DomainError.notFound("Account not found.") }
-            return Account(id: id, createdAt: statement.int64(0), liveActivities: statement.bool(1))
+            return try Self.fetch(db, id)
         }
     }
 
@@ -60,9 +50,18 @@ public final class Accounts {
         store.credentials.forgetAccount(id)
     }
 
+    static func fetch(_ db: Database, _ id: String) throws -> Account {
+        let statement = try db.statement(SQL.select)
+        try statement.bind(id, at: 1)
+        defer { statement.reset() }
+        guard let row = try statement.nextRow() else { throw DomainError.notFound("Account not found.") }
+        return Account(id: try row.text("id"), createdAt: try row.int64("created_at"),
+                       liveActivities: try row.bool("live_activities"))
+    }
+
     enum SQL {
         static let insert = "INSERT INTO accounts (id, token_hash, created_at) VALUES (?, ?, ?)"
-        static let select = "SELECT created_at, live_activities FROM accounts WHERE id = ? AND deleted_at IS NULL"
+        static let select = "SELECT id, created_at, live_activities FROM accounts WHERE id = ? AND deleted_at IS NULL"
         static let updateLiveActivities = "UPDATE accounts SET live_activities = ? WHERE id = ? AND deleted_at IS NULL"
         static let markDeleted = "UPDATE accounts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL"
         static let markKeysDeleted = "UPDATE keys SET deleted_at = ? WHERE account_id = ? AND deleted_at IS NULL"

@@ -21,15 +21,15 @@ public final class Authenticator {
                 let statement = try db.statement(SQL.account)
                 try statement.bind(hash, at: 1)
                 defer { statement.reset() }
-                guard try statement.step(), let id = statement.string(0) else { return nil }
-                return .account(accountID: id)
+                guard let row = try statement.nextRow() else { return nil }
+                return .account(accountID: try row.text("id"))
             case .apiKey:
                 let statement = try db.statement(SQL.key)
                 try statement.bind(hash, at: 1)
                 defer { statement.reset() }
-                guard try statement.step(), let id = statement.string(0), let accountID = statement.string(1) else { return nil }
-                return .key(KeyUse(keyID: id, accountID: accountID,
-                                   lastUsedAt: statement.isNull(2) ? nil : statement.int64(2), lastHost: statement.string(3)))
+                guard let row = try statement.nextRow() else { return nil }
+                return .key(KeyUse(keyID: try row.text("id"), accountID: try row.text("account_id"),
+                                   lastUsedAt: try row.optionalInt64("last_used_at"), lastHost: try row.optionalText("last_host")))
             }
         }
         if let principal { store.credentials.remember(principal, for: hash) }
@@ -39,7 +39,7 @@ public final class Authenticator {
     enum SQL {
         static let account = "SELECT id FROM accounts WHERE token_hash = ? AND deleted_at IS NULL"
         static let key = """
-            SELECT k.id, k.account_id, k.last_used_at, k.last_host FROM keys k JOIN accounts a ON a.id = k.account_id \
+            SELECT k.id AS id, k.account_id AS account_id, k.last_used_at AS last_used_at, k.last_host AS last_host FROM keys k JOIN accounts a ON a.id = k.account_id \
             WHERE k.secret_hash = ? AND k.deleted_at IS NULL AND a.deleted_at IS NULL
             """
     }

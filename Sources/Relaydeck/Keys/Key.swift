@@ -1,4 +1,5 @@
 import JSON
+import SQLite
 
 /// One API key of an account (`rest-api.md#key`). Its secret is not here: the server keeps
 /// only the hash.
@@ -65,5 +66,24 @@ public struct Key: Sendable, Equatable {
         writer.int(counts.cancelled)
         writer.endObject()
         writer.endObject()
+    }
+}
+
+extension Key {
+    /// Decodes a row of `Keys.SQL.columns`, by name.
+    init(row: Row, accountID: String) throws(SQLiteError) {
+        id = try row.text("id")
+        self.accountID = accountID
+        label = try row.text("label")
+        prefix = try row.text("prefix")
+        last4 = try row.text("last4")
+        createdAt = try row.int64("created_at")
+        lastUsedAt = try row.optionalInt64("last_used_at")
+        lastHost = try row.optionalText("last_host")
+        lastClient = try row.optionalText("last_client_name").map { name throws(SQLiteError) in
+            Client(name: name, version: try row.optionalText("last_client_version") ?? "")
+        }
+        counts = Counts(todo: try row.int("todo_count"), inProgress: try row.int("in_progress_count"),
+                        done: try row.int("done_count"), cancelled: try row.int("cancelled_count"))
     }
 }

@@ -4,7 +4,6 @@ import SQLite
 public final class Keys {
     /// `overview.md#limits`
     public static let maxPerAccount = 20
-    public static let labelLength = 1...40
     /// `last_used_at` changes one time in one minute at most (`rest-api.md#key`).
     public static let lastUsedResolutionMillis: Int64 = 60_000
 
@@ -18,42 +17,23 @@ public final class Keys {
         self.random = random
     }
 
-    /// The label rules: one line, 1 to 40 characters, no control characters. Returns the
-    /// normalized label, or what is wrong with it.
-    public static func normalizeLabel(_ raw: String) -> Result<String, FieldProblem> {
-        if TextRules.hasControlCharacters(raw) {
-            return .failure(FieldProblem("label", "Must not contain control characters."))
-        }
-        let label = TextRules.oneLine(raw)
-        guard labelLength.contains(TextRules.length(label)) else {
-            return .failure(FieldProblem("label", "Must be 1 to 40 characters."))
-        }
-        return .success(label)
-    }
-
-    private static func validLabel(_ raw: String) throws(DomainError) -> String {
-        switch normalizeLabel(raw) {
-        case .success(let label): return label
-        case .failure(let problem): throw .validation([problem])
-        }
-    }
-
     /// The keys of an account, newest first.
     public func list(accountID: String) throws -> [Key] {
         try store.read { db in
             let statement = try db.statement(SQL.list)
             try statement.bind(accountID, at: 1)
             var keys: [Key] = []
-            while try statement.step() {
-                keys.append(Self.key(from: statement, accountID: accountID))
+            while let row = try statement.nextRow() {
+                keys.append(try Key(row: row, accountID: accountID))
             }
             return keys
         }
     }
 
-    /// Makes a key with a normalized label; the secret exists only in the answer.
-    public func create(accountID: String, label: String) throws -> (key: Key, secret: Secret) {
-        let label = try Self.validLabel(label)
+    /// Makes a key with a label checked by `TextRule.keyLabel`; the secret exists only in the
+    /// answer.
+    public func create(accountID: String, label: CheckedText) throws -> (key: Key, secret: Secret) {
+        let label = label.value
         let now = clock.nowMillis
         let secret = Secret.generate(.apiKey, random: random)
         let key = Key(id: Identifier.make("key_", millis: now, random: random), accountID: accountID, label: label,
@@ -62,8 +42,8 @@ public final class Keys {
             let count = try db.statement(SQL.countLive)
             try count.bind(accountID, at: 1)
             defer { count.reset() }
-            _ = try count.step()
-            if count.int(0) >= Self.maxPerAccount {
+            guard let row = try count.nextRow() else { throw SQLiteError(code: 20, message: "count gave no row", sql: SQL.countLive) }
+            if try row.int("live") >= Self.maxPerAccount {
                 throw DomainError.conflict("An account can have \(Self.maxPerAccount) keys.")
             }
             try db.statement(SQL.insert).run(.text(key.id), .text(accountID), .text(label), .blob(secret.hash),
@@ -73,11 +53,10 @@ public final class Keys {
     }
 
     /// Changes the label (nil: nothing changes) of a key of the account.
-    public func update(accountID: String, keyID: String, label: String?) throws -> Key {
-        let label = try label.map(Self.validLabel)
-        return try store.write { db in
+    public func update(accountID: String, keyID: String, label: CheckedText?) throws -> Key {
+        try store.write { db in
             if let label {
-                try db.statement(SQL.updateLabel).run(.text(label), .text(keyID), .text(accountID))
+                try db.statement(SQL.updateLabel).run(.text(label.value), .text(keyID), .text(accountID))
             }
             return try Self.fetch(db, accountID: accountID, keyID: keyID)
         }
@@ -122,20 +101,8 @@ public final class Keys {
         try statement.bind(keyID, at: 1)
         try statement.bind(accountID, at: 2)
         defer { statement.reset() }
-        guard try statement.step() else { throw DomainError.notFound("Key not found.") }
-        return key(from: statement, accountID: accountID)
-    }
-
-    private static func key(from row: Statement, accountID: String) -> Key {
-        var client: Key.Client?
-        if let name = row.string(7) {
-            client = Key.Client(name: name, version: row.string(8) ?? "")
-        }
-        return Key(
-            id: row.string(0) ?? "", accountID: accountID, label: row.string(1) ?? "",
-            prefix: row.string(2) ?? "", last4: row.string(3) ?? "", createdAt: row.int64(4),
-            lastUsedAt: row.isNull(5) ? nil : row.int64(5), lastClient: client, lastHost: row.string(6),
-            counts: Key.Counts(todo: row.int(9), inProgress: row.int(10), done: row.int(11), cancelled: row.int(12)))
+        guard let row = try statement.nextRow() else { throw DomainError.notFound("Key not found.") }
+        return try Key(row: row, accountID: accountID)
     }
 
     enum SQL {
@@ -145,7 +112,7 @@ public final class Keys {
             """
         static let list = "SELECT \(columns) FROM keys WHERE account_id = ? AND deleted_at IS NULL ORDER BY rowid DESC"
         static let get = "SELECT \(columns) FROM keys WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
-        static let countLive = "SELECT count(*) FROM keys WHERE account_id = ? AND deleted_at IS NULL"
+        static let countLive = "SELECT count(*) AS live FROM keys WHERE account_id = ? AND deleted_at IS NULL"
         static let insert = "INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
         static let updateLabel = "UPDATE keys SET label = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
         static let markDeleted = "UPDATE keys SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL"

@@ -150,28 +150,12 @@ public final class Store {
     private func translate(_ error: SQLiteError) -> StoreError {
         guard error.isUnavailable else { return .failure(error.description) }
         noteFailure("the store is unavailable", error.description)
-        if Self.needsNewConnection(error) {
+        if error.needsNewConnection {
             database?.close()
             database = nil
             lastOpenAttempt = monotonicMillis()
         }
         return .unavailable(retryAfterSeconds: Self.retryAfterSeconds)
-    }
-
-    /// A lock, a full disk or a failed write passes with the same connection (reads go on
-    /// working meanwhile); a file that cannot be opened or read, or is not (or no longer) a
-    /// database, needs a new one: it may have been replaced or restored.
-    static func needsNewConnection(_ error: SQLiteError) -> Bool {
-        switch error.primaryCode {
-        case 11 /* CORRUPT */, 14 /* CANTOPEN */, 26 /* NOTADB */:
-            return true
-        case 10 /* IOERR */:
-            // Writing, syncing or growing failed (disk full, a file size limit): the file is
-            // still good. IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE.
-            return ![778, 1034, 1290, 1546].contains(error.code)
-        default:
-            return false
-        }
     }
 
     /// Logs a failure, at most once in 10 seconds while the store stays down.

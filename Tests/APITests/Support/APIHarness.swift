@@ -53,9 +53,12 @@ final class APIHarness {
         head += "\r\n"
         let request = HTTPRequest(head: try HTTPRequestHead(parsing: Array(head.utf8)), body: bodyBytes,
                                   peer: peer ?? self.peer, receivedAt: loop.now)
-        var pattern = "(none)"
-        let response = handler.response(for: request, pattern: &pattern)
-        return Answer(response: response, pattern: pattern)
+        var record = RequestRecord(method: request.method, receivedAt: request.receivedAt)
+        guard case .respond(let response) = handler.outcome(for: request, record: &record) else {
+            throw HarnessError.notAnImmediateAnswer
+        }
+        record.status = response.status
+        return Answer(response: response, record: record)
     }
 
     // MARK: Fixtures through the API
@@ -81,14 +84,21 @@ final class APIHarness {
     }
 }
 
+enum HarnessError: Error {
+    /// The endpoint parked or streamed: test it through `APIServer` instead.
+    case notAnImmediateAnswer
+}
+
 func bearer(_ secret: String) -> (String, String) { ("Authorization", "Bearer " + secret) }
 func apiKey(_ secret: String) -> (String, String) { ("X-API-Key", secret) }
 
 /// A response as the tests read it.
 struct Answer {
     let response: HTTPResponse
-    /// What `response(for:pattern:)` left in its out-parameter.
-    let pattern: String
+    /// What the handler recorded of the request.
+    let record: RequestRecord
+    /// The matched route's pattern, `(none)` when no route matched.
+    var pattern: String { record.route ?? "(none)" }
 
     var status: Int { response.status }
     var text: String { String(decoding: response.body, as: UTF8.self) }

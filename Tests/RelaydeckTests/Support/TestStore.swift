@@ -41,7 +41,7 @@ final class TestStore {
         let (account, token) = try accounts.create()
         var made: [(key: Key, secret: Secret)] = []
         for index in 0..<count {
-            made.append(try keys.create(accountID: account.id, label: "key \(index + 1)"))
+            made.append(try keys.create(accountID: account.id, label: checked("key \(index + 1)")))
         }
         return (account, token, made)
     }
@@ -71,4 +71,19 @@ func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation
 /// A monotonic clock the test moves by hand.
 final class ManualMonotonic {
     var millis: Int64 = 500_000
+}
+
+/// `text` through the key label rule, as the API would hand it to the domain.
+func checked(_ text: String) -> CheckedText {
+    switch TextRule.keyLabel.check(text) {
+    case .success(let checked): return checked
+    case .failure(let problem): fatalError("not a valid label in a test: \(problem.message)")
+    }
+}
+
+extension Result where Failure == TextProblem {
+    var problem: TextProblem? {
+        if case .failure(let problem) = self { return problem }
+        return nil
+    }
 }

@@ -28,6 +28,33 @@ public enum TextRules {
         }
     }
 
+    /// `text` without the white space at both ends (a typed answer keeps its inner lines).
+    public static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+
+    /// True when nothing of `text` shows: only white space and characters that render as
+    /// nothing (U+200B zero width space, U+202E right-to-left override, U+3164 Hangul filler,
+    /// variation selectors: Unicode's default-ignorable code points). Such a label or title
+    /// would look empty, or borrow the look of its neighbours.
+    public static func isInvisible(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }
+    }
+
+    /// `20000` as `20,000`, as the contract writes its limits (for messages).
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+
     /// Length as a person counts characters: grapheme clusters ("é" and "👍🏽" are one each).
     public static func length(_ text: String) -> Int { text.count }
 

@@ -1,0 +1,70 @@
+import Crypto
+import HTTP
+import Relaydeck
+
+/// The checks between routing and the endpoint, in the contract's order: the credential,
+/// its app code and its use, its rate limit, then its type (`403` before `429`: the request
+/// still counts toward the limit).
+struct Gate {
+    private let context: APIContext
+    private var requestLimiter: RateLimiter
+
+    init(context: APIContext) {
+        self.context = context
+        requestLimiter = RateLimiter(limit: context.configuration.requestsPerMinute, periodMicros: 60_000_000)
+    }
+
+    /// The principal of the request's credential for `endpoint`; the record gets the
+    /// principal as soon as it is known, so a refusal after that is still someone's.
+    mutating func admit(_ request: HTTPRequest, to endpoint: Endpoint, record: inout RequestRecord) throws -> Principal {
+        let presented = try Self.credential(in: request.head)
+        guard let principal = try context.services.authenticator.authenticate(presented) else { throw APIError.unauthorized }
+        record.principal = principal
+        switch principal {
+        case .account:
+            try Self.checkAppCode(request, context: context)
+        case .key(let use):
+            let host = request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
+            record.host = host
+            try context.services.keys.recordUse(use, host: host)
+        }
+        let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
+        if let refusal = endpoint.refusal(for: principal) { throw refusal }
+        if case .limited(let seconds) = decision {
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+        return principal
+    }
+
+    /// `app-integrity.md#app-code`: with `APP_TOTP_SECRET` set, the app proves itself on
+    /// account creation and on each request with an account token.
+    static func checkAppCode(_ request: HTTPRequest, context: APIContext) throws(APIError) {
+        guard let secret = context.configuration.appCodeSecret else { return }
+        guard let code = request.head.header("x-app-code"),
+              TOTP.verify(code, secret: secret, unixTime: context.services.clock.nowMillis / 1000) else {
+            throw .appCodeInvalid
+        }
+    }
+
+    /// `Authorization: Bearer <secret>` or `X-API-Key: <secret>`; both only if they agree.
+    static func credential(in head: HTTPRequestHead) throws(APIError) -> Substring {
+        let authorizations = head.headers("authorization")
+        let apiKeys = head.headers("x-api-key")
+        guard authorizations.count <= 1, apiKeys.count <= 1 else { throw .unauthorized }
+        var bearer: Substring?
+        if let authorization = authorizations.first {
+            let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
+            bearer = parts[1].trimmingCharacters(in: " \t")
+        }
+        let apiKey = apiKeys.first.map { Substring($0) }
+        // `overview.md#authentication`: X-API-Key carries an API key, never the account token.
+        if let apiKey, Secret.kind(of: apiKey) != .apiKey { throw .unauthorized }
+        switch (bearer, apiKey) {
+        case (let token?, nil): return token
+        case (nil, let key?): return key
+        case (let token?, let key?) where token == key: return token
+        default: throw .unauthorized
+        }
+    }
+}

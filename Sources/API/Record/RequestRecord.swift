@@ -1,0 +1,58 @@
+import EventLoop
+import HTTP
+import Relaydeck
+
+/// What is known of one request from its first byte to the end of its answer: who sent it
+/// (also when a later check refused it), which route it matched, how it ended. The
+/// after-response hook gets it once per request that reached the API (the activity log of
+/// `rest-api.md#activity-log` is written from it).
+public struct RequestRecord: Sendable {
+    public enum Ending: Sendable, Equatable {
+        /// An answer was written (right away, or after a wait that found a result).
+        case answered
+        /// A parked call that ended on its time with nothing new.
+        case onlyWaited
+        /// A parked call or an event stream whose client went away first.
+        case clientWentAway
+        /// An event stream that ended.
+        case streamEnded
+    }
+
+    public let method: HTTPMethod
+    public let receivedAt: Instant
+    /// Set as soon as the credential checked out, before the app code, the rate limit and
+    /// the credential type are looked at.
+    public internal(set) var principal: Principal?
+    /// The valid `X-Relaydeck-Host` of an API-key request.
+    public internal(set) var host: String?
+    /// The pattern of the matched route (`/v1/keys/{key_id}`), never an ID.
+    public internal(set) var route: String?
+    public internal(set) var status = 0
+    /// The error's `code` and message, when the answer is an error of the catalogue.
+    public internal(set) var code: String?
+    public internal(set) var message: String?
+    /// The names of the fields of a `422`, sorted.
+    public internal(set) var fields: [String] = []
+    public internal(set) var ending = Ending.answered
+    /// Whether the call was parked at some point.
+    public internal(set) var parked = false
+    /// From the first byte to the end of the answer (or of the stream), waits included.
+    public internal(set) var duration = TimeSpan.zero
+
+    init(method: HTTPMethod, receivedAt: Instant) {
+        self.method = method
+        self.receivedAt = receivedAt
+    }
+
+    /// `PATCH /v1/tasks/{task_id}`, the activity log's `action` of a REST request.
+    public var action: String? {
+        route.map { "\(method.name) \($0)" }
+    }
+
+    mutating func note(_ error: APIError) {
+        status = error.status
+        code = error.code
+        message = error.message
+        fields = error.fields.map(\.field)
+    }
+}

@@ -1,0 +1,50 @@
+import HTTP
+import JSON
+import Relaydeck
+
+extension AccountRoutes {
+    /// `POST /v1/accounts`: the app code first, then the body, then the address's limit.
+    func create(_ call: inout Call) throws -> Outcome {
+        try Gate.checkAppCode(call.request, context: context)
+        var body = call.bodyReader()
+        // App Attest is off in this version: the field is accepted and ignored
+        // (`app-integrity.md#create-the-account`).
+        body.ignore("attestation")
+        try body.check()
+        try takeCreation(call.request)
+        let (account, token) = try accounts.create()
+        return Answers.created("account", account.write, secretKey: "token", token)
+    }
+
+    func get(_ account: AccountCaller) throws -> Outcome {
+        Self.answer(try accounts.get(account.accountID))
+    }
+
+    /// `PATCH /v1/account`: `{"settings": {"live_activities": false}}`.
+    func update(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        var body = call.bodyReader()
+        var liveActivities: Bool?
+        if var settings = body.object("settings") {
+            liveActivities = settings.read("live_activities", .bool)
+            body.merge(settings)
+        }
+        try body.check()
+        return Self.answer(try accounts.update(account.accountID, liveActivities: liveActivities))
+    }
+
+    func delete(_ account: AccountCaller) throws -> Outcome {
+        try accounts.delete(account.accountID)
+        context.onDeletion?()
+        return Answers.noContent
+    }
+
+    /// Counts an account creation for the client's address (resolved only here: no other
+    /// route needs it, so the hot path does not parse X-Forwarded-For).
+    private func takeCreation(_ request: HTTPRequest) throws(APIError) {
+        let client = ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
+                                       trusted: context.configuration.trustedProxies)
+        if case .limited(let seconds) = creationLimiter.take(client.text, now: context.nowMicros) {
+            throw .rateLimited(retryAfter: seconds)
+        }
+    }
+}

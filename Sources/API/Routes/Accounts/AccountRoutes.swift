@@ -1,0 +1,33 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `rest-api.md#accounts`
+final class AccountRoutes: RouteGroup {
+    let context: APIContext
+    var accounts: Accounts { context.services.accounts }
+    /// `POST /v1/accounts` for each client address (`RATE_LIMIT_ACCOUNTS_PER_HOUR`).
+    var creationLimiter: RateLimiter
+
+    init(_ context: APIContext) {
+        self.context = context
+        creationLimiter = RateLimiter(limit: context.configuration.accountsPerHour, periodMicros: 3_600_000_000)
+    }
+
+    var routes: [Route] {
+        [
+            Route("/v1/accounts", [
+                Endpoint(.post, body: true, .anyone { [self] call in try create(&call) }),
+            ]),
+            Route("/v1/account", [
+                Endpoint(.get, .account { [self] _, account in try get(account) }),
+                Endpoint(.patch, body: true, .account { [self] call, account in try update(&call, account) }),
+                Endpoint(.delete, .account { [self] _, account in try delete(account) }),
+            ]),
+        ]
+    }
+
+    static func answer(_ account: Account) -> Outcome {
+        Answers.object(capacity: 96) { account.write(to: &$0) }
+    }
+}

@@ -1,0 +1,33 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// The JSON answers of the routes. Everything under `/v1` that carries account data or a
+/// secret says `Cache-Control: no-store`: no cache between the app and the server (a proxy,
+/// a CDN in front of a home server) may keep a key list or a token.
+enum Answers {
+    static let privateHeaders: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
+
+    /// `status` with the object `write` writes.
+    static func object(_ status: Int = 200, capacity: Int = 256, _ write: (inout JSONWriter) -> Void) -> Outcome {
+        var writer = JSONWriter(capacity: capacity)
+        write(&writer)
+        return .respond(HTTPResponse(status: status, headers: privateHeaders, body: writer.bytes))
+    }
+
+    /// `201 {"<objectKey>": <object>, "<secretKey>": "<secret>"}`: the one answer that carries
+    /// a secret, which the client sees this one time.
+    static func created(_ objectKey: StaticString, _ write: (inout JSONWriter) -> Void,
+                        secretKey: StaticString, _ secret: Secret) -> Outcome {
+        object(201, capacity: 400) { writer in
+            writer.beginObject()
+            writer.key(objectKey)
+            write(&writer)
+            writer.key(secretKey)
+            writer.string(secret.text)
+            writer.endObject()
+        }
+    }
+
+    static var noContent: Outcome { .respond(HTTPResponse(status: 204)) }
+}

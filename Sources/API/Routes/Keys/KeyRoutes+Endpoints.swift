@@ -1,0 +1,44 @@
+import HTTP
+import JSON
+import Relaydeck
+
+extension KeyRoutes {
+    /// `GET /v1/keys`: newest first.
+    func list(_ account: AccountCaller) throws -> Outcome {
+        let keys = try keys.list(accountID: account.accountID)
+        return Answers.object(capacity: 64 + keys.count * 300) { writer in
+            writer.beginObject()
+            writer.key("keys")
+            writer.beginArray()
+            for key in keys { key.write(to: &writer) }
+            writer.endArray()
+            writer.endObject()
+        }
+    }
+
+    /// `POST /v1/keys`: `{"label": "Cursor (work)"}`.
+    func create(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        var body = call.bodyReader()
+        body.require("label")
+        let label = body.read("label", .text(.keyLabel))
+        try body.check()
+        guard let label else { throw APIError.defect("a checked body lost its label") }
+        let (key, secret) = try keys.create(accountID: account.accountID, label: label)
+        return Answers.created("key", key.write, secretKey: "secret", secret)
+    }
+
+    /// `PATCH /v1/keys/{key_id}`: the fields are checked before the key is looked up.
+    func update(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        var body = call.bodyReader()
+        let label = body.read("label", .text(.keyLabel))
+        try body.check()
+        let key = try keys.update(accountID: account.accountID, keyID: try call.path("key_id"), label: label)
+        return Answers.object(capacity: 320) { key.write(to: &$0) }
+    }
+
+    func delete(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        try keys.delete(accountID: account.accountID, keyID: try call.path("key_id"))
+        context.onDeletion?()
+        return Answers.noContent
+    }
+}

@@ -1,0 +1,26 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `rest-api.md#keys`
+final class KeyRoutes: RouteGroup {
+    let context: APIContext
+    var keys: Keys { context.services.keys }
+
+    init(_ context: APIContext) {
+        self.context = context
+    }
+
+    var routes: [Route] {
+        [
+            Route("/v1/keys", [
+                Endpoint(.get, .account { [self] _, account in try list(account) }),
+                Endpoint(.post, body: true, .account { [self] call, account in try create(&call, account) }),
+            ]),
+            Route("/v1/keys/{key_id}", [
+                Endpoint(.patch, body: true, .account { [self] call, account in try update(&call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+            ]),
+        ]
+    }
+}

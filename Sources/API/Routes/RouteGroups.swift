@@ -1,0 +1,11 @@
+/// The route groups of the surface, one per resource. A new resource adds its group here; a
+/// new route of a resource is a file in its group's folder and a line in its `routes`.
+enum RouteGroups {
+    static func all(_ context: APIContext) -> [any RouteGroup] {
+        [
+            HealthRoutes(context),
+            AccountRoutes(context),
+            KeyRoutes(context),
+        ]
+    }
+}

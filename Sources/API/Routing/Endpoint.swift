@@ -1,0 +1,64 @@
+import HTTP
+import Relaydeck
+
+/// The account behind an account token.
+struct AccountCaller {
+    let accountID: String
+}
+
+/// One method of one route, with who may call it. Each kind of access hands its endpoint the
+/// principal of the type it needs, so no endpoint reads an account ID that might be empty.
+struct Endpoint {
+    enum Access {
+        case anyone((inout Call) throws -> Outcome)
+        case account((inout Call, AccountCaller) throws -> Outcome)
+        case apiKey((inout Call, KeyUse) throws -> Outcome)
+        case accountOrKey((inout Call, Principal) throws -> Outcome)
+    }
+
+    let method: HTTPMethod
+    /// Whether the endpoint reads a JSON body; others ignore what is sent.
+    let takesBody: Bool
+    let access: Access
+
+    init(_ method: HTTPMethod, body: Bool = false, _ access: Access) {
+        self.method = method
+        takesBody = body
+        self.access = access
+    }
+
+    var needsCredential: Bool {
+        if case .anyone = access { return false }
+        return true
+    }
+
+    /// Runs the endpoint for `principal`: a principal of another type is `403`.
+    func run(_ call: inout Call, _ principal: Principal?) throws -> Outcome {
+        switch (access, principal) {
+        case (.anyone(let body), _):
+            return try body(&call)
+        case (.account(let body), .account(let accountID)?):
+            return try body(&call, AccountCaller(accountID: accountID))
+        case (.apiKey(let body), .key(let use)?):
+            return try body(&call, use)
+        case (.accountOrKey(let body), let principal?):
+            return try body(&call, principal)
+        case (.account, .key?):
+            throw APIError.forbiddenForKey
+        case (.apiKey, .account?):
+            throw APIError.forbiddenForAccount
+        default:
+            throw APIError.unauthorized
+        }
+    }
+
+    /// The `403` this endpoint gives `principal`, if any: checked before the rate limit's
+    /// `429` (api-behaviour: the errors come in that order).
+    func refusal(for principal: Principal) -> APIError? {
+        switch (access, principal) {
+        case (.account, .key): .forbiddenForKey
+        case (.apiKey, .account): .forbiddenForAccount
+        default: nil
+        }
+    }
+}

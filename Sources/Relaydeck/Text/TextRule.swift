@@ -1,0 +1,90 @@
+/// One text field's rule (`overview.md#limits`): its length in characters as a person counts
+/// them, a bound in bytes beside it, and how the text is normalized. The API's field reader
+/// applies a rule once, under the caller's name for the field (REST `label`, an MCP argument),
+/// and hands the domain the `CheckedText` it gives.
+public struct TextRule: Sendable {
+    /// Characters (grapheme clusters) allowed after normalization.
+    public let characters: ClosedRange<Int>
+    /// Made one line: trimmed, each run of white space one space (`title`, `label`, ...).
+    public let oneLine: Bool
+    /// Only the white space at both ends is removed (a typed answer).
+    public let trimmed: Bool
+
+    public init(characters: ClosedRange<Int>, oneLine: Bool = true, trimmed: Bool = false) {
+        self.characters = characters
+        self.oneLine = oneLine
+        self.trimmed = trimmed
+    }
+
+    /// Counting characters alone lets one "character" be huge: `e` followed by 500,000
+    /// combining marks is one grapheme cluster. Real text needs far less: the longest emoji
+    /// sequences (a family with skin tones) are about 40 bytes, so 64 bytes a character on
+    /// average always fits real text of the full length.
+    public static let bytesPerCharacter = 64
+    /// Unicode's stream-safe text format (UAX #15) allows 30 combining marks after a base;
+    /// no real character needs more scalars than that, with room for joiners and selectors.
+    public static let scalarsPerCharacter = 32
+
+    /// The most UTF-8 bytes a value may have.
+    public var maxBytes: Int { characters.upperBound * Self.bytesPerCharacter }
+
+    /// The normalized text, or what is wrong with it (a message without the field's name).
+    public func check(_ raw: String) -> Result<CheckedText, TextProblem> {
+        // The byte bound comes first: no work proportional to a huge value's characters.
+        if raw.utf8.count > maxBytes {
+            return .failure(.tooManyBytes(maxBytes))
+        }
+        if TextRules.hasControlCharacters(raw) {
+            return .failure(.controlCharacters)
+        }
+        let text = oneLine ? TextRules.oneLine(raw) : trimmed ? TextRules.trimmed(raw) : raw
+        var count = 0
+        for character in text {
+            count += 1
+            if character.unicodeScalars.count > Self.scalarsPerCharacter {
+                return .failure(.characterTooLong)
+            }
+        }
+        guard characters.contains(count) else {
+            return .failure(.length(characters))
+        }
+        if characters.lowerBound > 0 && TextRules.isInvisible(text) {
+            return .failure(.invisible)
+        }
+        return .success(CheckedText(text))
+    }
+}
+
+/// Text that passed a `TextRule`, normalized. The domain takes this, not a raw `String`, for
+/// every field that has a rule, so a value cannot reach the store unchecked.
+public struct CheckedText: Sendable, Equatable, CustomStringConvertible {
+    public let value: String
+
+    init(_ value: String) { self.value = value }
+
+    public var description: String { value }
+}
+
+/// Why a text was refused. The message names no field: the caller adds its own name.
+public enum TextProblem: Error, Sendable, Equatable {
+    case tooManyBytes(Int)
+    case controlCharacters
+    case characterTooLong
+    case length(ClosedRange<Int>)
+    case invisible
+
+    public var message: String {
+        switch self {
+        case .tooManyBytes(let bytes): "Must be at most \(TextRules.grouped(bytes)) bytes."
+        case .controlCharacters: "Must not contain control characters."
+        case .characterTooLong: "Must not contain a character of more than \(TextRule.scalarsPerCharacter) code points."
+        case .length(let range): "Must be \(TextRules.grouped(range.lowerBound)) to \(TextRules.grouped(range.upperBound)) characters."
+        case .invisible: "Must contain a visible character."
+        }
+    }
+}
+
+extension TextRule {
+    /// Key `label` (`overview.md#limits`).
+    public static let keyLabel = TextRule(characters: 1...40)
+}
