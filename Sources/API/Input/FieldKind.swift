@@ -47,8 +47,8 @@ extension FieldKind where Value == Bool {
 }
 
 extension FieldKind where Value == Int {
-    /// An integer in `range`: a JSON number without a fraction or exponent (`50`, not `50.0`),
-    /// or decimal digits in a query.
+    /// An integer in `range`: a JSON number of integral value (`50`, `50.0` and `5e1` alike,
+    /// as JSON Schema's `integer`), or decimal digits in a query.
     static func int(_ range: ClosedRange<Int>) -> FieldKind {
         FieldKind { value, fromQuery in
             let number: Int64? = switch value {

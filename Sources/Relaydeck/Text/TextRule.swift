@@ -29,24 +29,26 @@ public struct TextRule: Sendable {
     public var maxBytes: Int { characters.upperBound * Self.bytesPerCharacter }
 
     /// The normalized text, or what is wrong with it (a message without the field's name).
+    /// Every step is linear in the bytes, and the request body bounds those.
     public func check(_ raw: String) -> Result<CheckedText, TextProblem> {
-        // The byte bound comes first: no work proportional to a huge value's characters.
-        if raw.utf8.count > maxBytes {
-            return .failure(.tooManyBytes(maxBytes))
-        }
         if TextRules.hasControlCharacters(raw) {
             return .failure(.controlCharacters)
         }
         let text = oneLine ? TextRules.oneLine(raw) : trimmed ? TextRules.trimmed(raw) : raw
+        // Counting stops one past the bound: a text that long is refused as too long.
         var count = 0
         for character in text {
-            count += 1
             if character.unicodeScalars.count > Self.scalarsPerCharacter {
                 return .failure(.characterTooLong)
             }
+            count += 1
+            if count > characters.upperBound { break }
         }
         guard characters.contains(count) else {
             return .failure(.length(characters))
+        }
+        if text.utf8.count > maxBytes {
+            return .failure(.tooManyBytes(maxBytes))
         }
         if characters.lowerBound > 0 && TextRules.isInvisible(text) {
             return .failure(.invisible)

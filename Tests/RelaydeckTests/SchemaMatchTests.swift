@@ -1,0 +1,52 @@
+@testable import Relaydeck
+import SQLite
+import Testing
+
+/// The SQL of the code against the schema of the migrations: every statement compiles, and a
+/// column the decoders read that the schema lacks is a loud failure, not an empty value.
+@Suite struct SchemaMatchTests {
+    static let statements: [String] = [
+        Accounts.SQL.insert, Accounts.SQL.select, Accounts.SQL.updateLiveActivities, Accounts.SQL.markDeleted,
+        Accounts.SQL.markKeysDeleted,
+        Keys.SQL.list, Keys.SQL.get, Keys.SQL.countLive, Keys.SQL.insert, Keys.SQL.updateLabel, Keys.SQL.markDeleted,
+        Keys.SQL.touch, Keys.SQL.setHost,
+        Authenticator.SQL.account, Authenticator.SQL.key,
+        Purger.SQL.deleteKeys, Purger.SQL.deleteAccounts, Purger.SQL.pending,
+    ]
+
+    @Test(arguments: statements)
+    func everyStatementCompilesAgainstTheMigratedSchema(sql: String) throws {
+        let test = try TestStore(.memory)
+        try test.store.read { db in _ = try db.prepare(sql) }
+    }
+
+    @Test func aRenamedColumnFailsTheReadInsteadOfReadingEmpty() throws {
+        let test = try TestStore(.memory)
+        let (account, _, _) = try test.account(withKeys: 1)
+        try test.store.write { db in
+            try db.execute("ALTER TABLE keys ADD COLUMN title TEXT")
+            try db.execute("UPDATE keys SET title = label")
+            try db.execute("ALTER TABLE keys DROP COLUMN label")
+        }
+        #expect(throws: StoreError.self) { try test.keys.list(accountID: account.id) }
+    }
+
+    @Test func aColumnThatTurnedNullFailsTheRead() throws {
+        let test = try TestStore(.memory)
+        let (account, _, _) = try test.account(withKeys: 1)
+        // A copy without the NOT NULL constraints, as a hand-edited file might be.
+        try test.store.write { db in
+            try db.execute("CREATE TABLE loose AS SELECT * FROM keys")
+            try db.execute("UPDATE loose SET prefix = NULL")
+        }
+        let error = #expect(throws: StoreError.self) {
+            try test.store.read { db in
+                let statement = try db.prepare("SELECT \(Keys.SQL.columns) FROM loose")
+                let row = try #require(try statement.nextRow())
+                _ = try Key(row: row, accountID: account.id)
+            }
+        }
+        guard case .failure(let detail)? = error else { Issue.record("not a store failure"); return }
+        #expect(detail.contains("the result column prefix is NULL"))
+    }
+}
