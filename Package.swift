@@ -31,13 +31,14 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
 
         // Layers, lowest first.
-        .target(name: "Logging", swiftSettings: strict),
-        .target(name: "EventLoop", dependencies: ["CLinux", "Logging"], swiftSettings: strict),
+        .target(name: "Clock", swiftSettings: strict),
+        .target(name: "Logging", dependencies: ["Clock"], swiftSettings: strict),
+        .target(name: "EventLoop", dependencies: ["Clock", "CLinux", "Logging"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["EventLoop", "Logging", "CLinux"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
-        .target(name: "Relaydeck", dependencies: ["SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
+        .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
@@ -45,15 +46,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Test-only helpers shared by the test targets (seeded randomness, temporary folders).
-        .target(name: "TestSupport", dependencies: ["Relaydeck"], path: "Tests/TestSupport", swiftSettings: strict),
+        // Test-only helpers: seeded randomness and temporary folders for every test target
+        // (no dependencies, so the JSON and HTTP tests build no SQLite or OpenSSL), and the
+        // domain's random sources for the tests that build the domain.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "DomainTestSupport", dependencies: ["TestSupport", "Relaydeck"], path: "Tests/DomainTestSupport", swiftSettings: strict),
         .testTarget(name: "EventLoopTests", dependencies: ["TestSupport", "EventLoop", "CLinux"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTP", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["TestSupport", "API", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "API", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@_exported import Clock
 import CLinux
 import Logging
 
@@ -8,7 +9,7 @@ import Logging
 /// and the work queued for "soon"; nothing in it is locked except the cross-thread queue of
 /// `EventLoopHandle`. Every method but those of the handle must be called on the loop thread.
 public final class EventLoop {
-    public let clock: any LoopClock
+    public let clock: any Clock
     /// The time at the start of the current iteration. Reading it costs nothing, so handlers
     /// use it instead of asking the clock for every request.
     public private(set) var now: Instant
@@ -29,7 +30,7 @@ public final class EventLoop {
         var generation: UInt32
     }
 
-    public init(clock: any LoopClock = MonotonicClock(), maxEventsPerWait: Int = 256) throws(Errno) {
+    public init(clock: any Clock = SystemClock.shared, maxEventsPerWait: Int = 256) throws(Errno) {
         self.clock = clock
         self.now = clock.now
         epollFD = try retryingEINTR { epoll_create1(Int32(EPOLL_CLOEXEC)) }

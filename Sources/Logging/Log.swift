@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import Clock
 
 /// Severity of a log line; `LOG_LEVEL` picks the lowest one written.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -78,7 +79,7 @@ public enum Log {
 
     static func write(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String>) {
         let json = format.load(ordering: .relaxed) == LogFormat.json.rawValue
-        let line = LogLine.render(level: level, message: message, fields: fields, json: json, unixMillis: nowMillis())
+        let line = LogLine.render(level: level, message: message, fields: fields, json: json, unixMillis: SystemClock.shared.wallMillis)
         if let sink = sink.withLock({ $0 }) {
             sink(line)
             return
@@ -94,9 +95,4 @@ public enum Log {
         }
     }
 
-    static func nowMillis() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
 }

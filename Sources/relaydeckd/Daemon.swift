@@ -28,7 +28,7 @@ final class Daemon {
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
         store = Store(path: config.databasePath, options: options)
-        let services = Services(store: store, clock: SystemWallClock(), random: SystemRandom())
+        let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour

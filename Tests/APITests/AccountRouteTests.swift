@@ -1,3 +1,4 @@
+import Clock
 import HTTP
 import JSON
 import Relaydeck
@@ -7,7 +8,7 @@ import Testing
 @Suite struct AccountRouteTests {
     @Test func createAnswersTheAccountAndItsToken() throws {
         let api = try APIHarness()
-        api.clock.nowMillis = 1_760_112_000_412
+        api.clock.wallMillis = 1_760_112_000_412
         let answer = try api.send("POST", "/v1/accounts", body: "{}")
         #expect(answer.status == 201)
         #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-store"])

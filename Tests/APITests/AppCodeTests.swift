@@ -1,4 +1,5 @@
 @testable import API
+import Clock
 import Crypto
 import HTTP
 import JSON
@@ -18,12 +19,12 @@ import Testing
     }
 
     private func code(_ api: APIHarness, offsetSeconds: Int64 = 0) -> (String, String) {
-        ("X-App-Code", TOTP.code(secret: Self.secret, unixTime: api.clock.nowMillis / 1000 + offsetSeconds))
+        ("X-App-Code", TOTP.code(secret: Self.secret, unixTime: api.clock.wallMillis / 1000 + offsetSeconds))
     }
 
     /// Eight digits that are not the code of the current, previous or next step.
     private func wrongCode(_ api: APIHarness) -> (String, String) {
-        let now = api.clock.nowMillis / 1000
+        let now = api.clock.wallMillis / 1000
         let valid = Set([-30, 0, 30].map { TOTP.code(secret: Self.secret, unixTime: now + $0) })
         let wrong = ["00000000", "11111111", "22222222"].first { !valid.contains($0) } ?? "33333333"
         return ("X-App-Code", wrong)

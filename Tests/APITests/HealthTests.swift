@@ -1,9 +1,10 @@
 @testable import API
+import Clock
 import HTTP
 import JSON
 import Relaydeck
-import Testing
 import TestSupport
+import Testing
 
 /// `/health`, and every store-backed route while the store is unreachable.
 @Suite struct HealthTests {
@@ -55,13 +56,13 @@ import TestSupport
 
     @Test func theStoreComesBackWithoutARestart() throws {
         let directory = TemporaryDirectory()
-        let monotonic = ManualMonotonic()
-        let store = Store(path: directory.file("later/relaydeck.db"), monotonicMillis: { monotonic.millis })
+        let monotonic = ManualClock()
+        let store = Store(path: directory.file("later/relaydeck.db"), clock: monotonic)
         let api = try APIHarness(store: store)
         #expect(try api.send("GET", "/health").status == 503)
         #expect(try api.send("POST", "/v1/accounts").status == 503)
         directory.makeDirectory("later")
-        monotonic.millis += 1_000
+        monotonic.advance(millis: 1_000)
         #expect(try api.send("GET", "/health").text == #"{"status":"ok","store":"ok"}"#)
         let (_, token) = try api.createAccount()
         #expect(try api.send("GET", "/v1/account", [bearer(token)]).status == 200)

@@ -1,3 +1,4 @@
+import Clock
 import HTTP
 import JSON
 import Relaydeck
@@ -8,7 +9,7 @@ import Testing
     @Test func createAnswersTheKeyAndItsSecretOnce() throws {
         let api = try APIHarness()
         let (_, token) = try api.createAccount()
-        api.clock.nowMillis = 1_760_112_000_400
+        api.clock.wallMillis = 1_760_112_000_400
         let answer = try api.send("POST", "/v1/keys", [bearer(token)], body: #"{"label": "  Claude\n\tCode "}"#)
         #expect(answer.status == 201)
         #expect(answer.headers == ["Content-Type: application/json", "Cache-Control: no-store"])

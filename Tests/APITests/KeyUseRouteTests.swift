@@ -1,3 +1,4 @@
+import Clock
 import HTTP
 import JSON
 import Relaydeck

@@ -1,4 +1,5 @@
 @testable import API
+import Clock
 import Crypto
 import HTTP
 import Relaydeck
@@ -31,7 +32,7 @@ import Testing
         var configuration = APIConfiguration()
         configuration.appCodeSecret = secret
         let api = try APIHarness(configuration: configuration)
-        let code = TOTP.code(secret: secret, unixTime: api.clock.nowMillis / 1000)
+        let code = TOTP.code(secret: secret, unixTime: api.clock.wallMillis / 1000)
         let (id, token) = try api.createAccount([("X-App-Code", code)])
         let record = try api.send("GET", "/v1/account", [bearer(token)]).record
         #expect(record.principal == .account(accountID: id))

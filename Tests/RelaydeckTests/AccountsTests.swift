@@ -1,3 +1,4 @@
+import Clock
 @testable import Relaydeck
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func createMakesALiveAccountAtTheClockTime(kind: StoreKind) throws {
         let test = try TestStore(kind)
-        test.clock.nowMillis = 1_760_112_000_412
+        test.clock.wallMillis = 1_760_112_000_412
         let (account, token) = try test.accounts.create()
         #expect(Identifier.isWellFormed(Substring(account.id), prefix: "acc_"))
         #expect(account.createdAt == 1_760_112_000_412)
@@ -72,7 +73,7 @@ import Testing
             #expect(try test.authenticator.authenticate(Substring(secret.text)) == nil)
         }
         #expect(try test.keys.list(accountID: account.id).isEmpty)
-        let deletedAt = test.clock.nowMillis
+        let deletedAt = test.clock.wallMillis
         #expect(try test.rowCount("accounts", where: "deleted_at = \(deletedAt)") == 1)
         #expect(try test.rowCount("keys", where: "deleted_at = \(deletedAt)") == 3)
         // The other account is untouched.

@@ -1,7 +1,8 @@
+import Clock
 @testable import Relaydeck
 import SQLite
-import Testing
 import TestSupport
+import Testing
 
 /// The credential cache answers without the store, and is never behind it.
 @Suite struct CredentialCacheTests {
@@ -62,7 +63,7 @@ import TestSupport
             Issue.record("not a key")
             return
         }
-        #expect(second.lastUsedAt == test.clock.nowMillis)
+        #expect(second.lastUsedAt == test.clock.wallMillis)
         #expect(second.lastHost == "studio-mac")
         // So the next use within the minute writes nothing.
         try test.store.write { try $0.execute("UPDATE keys SET last_used_at = NULL") }

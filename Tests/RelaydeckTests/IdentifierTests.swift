@@ -1,6 +1,7 @@
+import DomainTestSupport
 import Relaydeck
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct IdentifierTests {
     @Test func zeroTimeAndZeroBytesAreAllZeroDigits() {

@@ -1,3 +1,4 @@
+import Clock
 @testable import Relaydeck
 import SQLite
 import Testing
@@ -33,7 +34,7 @@ import Testing
         let test = try TestStore(kind)
         let (account, _, keys) = try test.account(withKeys: 1)
         try use(test, keys[0].secret, host: nil)
-        let first = test.clock.nowMillis
+        let first = test.clock.wallMillis
 
         test.clock.advance(millis: 59_999)
         try use(test, keys[0].secret, host: nil)

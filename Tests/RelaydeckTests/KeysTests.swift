@@ -1,3 +1,4 @@
+import Clock
 @testable import Relaydeck
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
     func createReturnsTheKeyAndItsOnlyCopyOfTheSecret(kind: StoreKind) throws {
         let test = try TestStore(kind)
         let (account, _) = try test.accounts.create()
-        test.clock.nowMillis = 1_760_112_000_412
+        test.clock.wallMillis = 1_760_112_000_412
         let (key, secret) = try test.keys.create(accountID: account.id, label: checked("Cursor"))
         #expect(Identifier.isWellFormed(Substring(key.id), prefix: "key_"))
         #expect(Secret.kind(of: Substring(secret.text)) == .apiKey)

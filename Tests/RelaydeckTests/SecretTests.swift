@@ -1,6 +1,7 @@
+import DomainTestSupport
 @testable import Relaydeck
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SecretTests {
     private static let alphanumerics = Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")

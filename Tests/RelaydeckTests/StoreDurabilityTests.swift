@@ -1,7 +1,9 @@
+import Clock
+import DomainTestSupport
 @testable import Relaydeck
 import SQLite
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct StoreDurabilityTests {
     @Test(arguments: StoreKind.allCases)
@@ -28,7 +30,7 @@ import TestSupport
     @Test func committedRowsSurviveCloseAndReopen() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("relaydeck.db")
-        let clock = ManualWallClock()
+        let clock = ManualClock()
         let random = SeededRandom()
 
         let first = Store(path: path)

@@ -1,18 +1,20 @@
+import Clock
+import DomainTestSupport
 @testable import Relaydeck
 import SQLite
-import Testing
 import TestSupport
+import Testing
 
 /// `Store`: unavailable while the file cannot be opened or stays locked, and working again
 /// (without a restart) once the cause is gone.
 @Suite struct StoreRecoveryTests {
     @Test func aPathInAMissingDirectoryIsUnavailableUntilItExists() throws {
         let directory = TemporaryDirectory()
-        let monotonic = ManualMonotonic()
-        let store = Store(path: directory.file("later/relaydeck.db"), monotonicMillis: { monotonic.millis })
+        let monotonic = ManualClock()
+        let store = Store(path: directory.file("later/relaydeck.db"), clock: monotonic)
         var recoveries = 0
         store.onRecovered = { recoveries += 1 }
-        let clock = ManualWallClock()
+        let clock = ManualClock()
         let accounts = Accounts(store: store, clock: clock, random: SeededRandom())
 
         #expect(try store.open() == false)
@@ -24,11 +26,11 @@ import TestSupport
 
         // Created, but the store tries again at most once a second.
         directory.makeDirectory("later")
-        monotonic.millis += 999
+        monotonic.advance(millis: 999)
         expectUnavailable { _ = try accounts.create() }
         #expect(recoveries == 0)
 
-        monotonic.millis += 1
+        monotonic.advance(millis: 1)
         let (account, _) = try accounts.create()
         #expect(store.isOpen)
         #expect(recoveries == 1)
@@ -40,16 +42,16 @@ import TestSupport
 
     @Test func aFailedRetryWaitsAnotherSecond() throws {
         let directory = TemporaryDirectory()
-        let monotonic = ManualMonotonic()
-        let store = Store(path: directory.file("later/relaydeck.db"), monotonicMillis: { monotonic.millis })
+        let monotonic = ManualClock()
+        let store = Store(path: directory.file("later/relaydeck.db"), clock: monotonic)
         // No open(): the first operation opens.
         expectUnavailable { _ = try store.read { _ in 1 } }
-        monotonic.millis += 1_000
+        monotonic.advance(millis: 1_000)
         expectUnavailable { _ = try store.read { _ in 1 } }
         directory.makeDirectory("later")
-        monotonic.millis += 500
+        monotonic.advance(millis: 500)
         expectUnavailable { _ = try store.read { _ in 1 } }
-        monotonic.millis += 500
+        monotonic.advance(millis: 500)
         #expect(try store.read { _ in 7 } == 7)
         store.close()
     }
@@ -86,15 +88,15 @@ import TestSupport
 
     @Test func aFileThatIsNotADatabaseIsUnavailableUntilReplaced() throws {
         let directory = TemporaryDirectory()
-        let monotonic = ManualMonotonic()
+        let monotonic = ManualClock()
         let path = directory.file("relaydeck.db")
         TemporaryDirectory.write(Array(repeating: 0x41, count: 4096), to: path)
-        let store = Store(path: path, monotonicMillis: { monotonic.millis })
+        let store = Store(path: path, clock: monotonic)
         #expect(try store.open() == false)
         #expect(store.isHealthy() == false)
 
         TemporaryDirectory.removeTree(path)
-        monotonic.millis += 1_000
+        monotonic.advance(millis: 1_000)
         #expect(store.isHealthy())
         store.close()
     }
@@ -106,12 +108,12 @@ import TestSupport
         try newer.execute("PRAGMA user_version = 2")
         newer.close()
 
-        let monotonic = ManualMonotonic()
-        let store = Store(path: path, monotonicMillis: { monotonic.millis })
+        let monotonic = ManualClock()
+        let store = Store(path: path, clock: monotonic)
         #expect(throws: MigrationError.newerSchema(found: 2, known: 1)) { try store.open() }
         #expect(store.isOpen == false)
         // Operations do not open it behind the caller's back either.
-        monotonic.millis += 1_000
+        monotonic.advance(millis: 1_000)
         expectUnavailable { _ = try store.read { _ in 1 } }
         #expect(store.isHealthy() == false)
     }

@@ -1,3 +1,4 @@
+import Clock
 import Glibc
 import SQLite
 import Testing
@@ -87,9 +88,7 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
 }
 
 func monotonicMillis() -> Int {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
+    Int(SystemClock.shared.now.nanoseconds / 1_000_000)
 }
 
 extension Database {

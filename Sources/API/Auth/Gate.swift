@@ -1,3 +1,4 @@
+import Clock
 import Crypto
 import HTTP
 import Relaydeck
@@ -41,7 +42,7 @@ struct Gate {
     static func checkAppCode(_ request: HTTPRequest, context: APIContext) throws(APIError) {
         guard let secret = context.configuration.appCodeSecret else { return }
         guard let code = request.head.header("x-app-code"),
-              TOTP.verify(code, secret: secret, unixTime: context.services.clock.nowMillis / 1000) else {
+              TOTP.verify(code, secret: secret, unixTime: context.services.clock.wallMillis / 1000) else {
             throw .appCodeInvalid
         }
     }

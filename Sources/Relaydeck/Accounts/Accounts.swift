@@ -1,12 +1,13 @@
+import Clock
 import SQLite
 
 /// Accounts: create, read, change settings, delete (`rest-api.md#accounts`).
 public final class Accounts {
     private let store: Store
-    private let clock: any WallClock
+    private let clock: any Clock
     private let random: any RandomSource
 
-    public init(store: Store, clock: any WallClock, random: any RandomSource) {
+    public init(store: Store, clock: any Clock, random: any RandomSource) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -14,7 +15,7 @@ public final class Accounts {
 
     /// Makes an account and its token; the token exists only in the answer.
     public func create() throws -> (account: Account, token: Secret) {
-        let now = clock.nowMillis
+        let now = clock.wallMillis
         let account = Account(id: Identifier.make("acc_", millis: now, random: random), createdAt: now, liveActivities: true)
         let token = Secret.generate(.accountToken, random: random)
         try store.write { db in
@@ -40,7 +41,7 @@ public final class Accounts {
     /// Marks the account and its keys deleted: their credentials stop working when this
     /// returns. `Purger` removes the rows afterwards, in small steps.
     public func delete(_ id: String) throws {
-        let now = clock.nowMillis
+        let now = clock.wallMillis
         try store.write { db in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(id)) == 1 else {
                 throw DomainError.notFound("Account not found.")

@@ -1,3 +1,4 @@
+import Clock
 import SQLite
 
 /// API keys of an account (`rest-api.md#keys`).
@@ -8,10 +9,10 @@ public final class Keys {
     public static let lastUsedResolutionMillis: Int64 = 60_000
 
     private let store: Store
-    private let clock: any WallClock
+    private let clock: any Clock
     private let random: any RandomSource
 
-    public init(store: Store, clock: any WallClock, random: any RandomSource) {
+    public init(store: Store, clock: any Clock, random: any RandomSource) {
         self.store = store
         self.clock = clock
         self.random = random
@@ -34,7 +35,7 @@ public final class Keys {
     /// answer.
     public func create(accountID: String, label: CheckedText) throws -> (key: Key, secret: Secret) {
         let label = label.value
-        let now = clock.nowMillis
+        let now = clock.wallMillis
         let secret = Secret.generate(.apiKey, random: random)
         let key = Key(id: Identifier.make("key_", millis: now, random: random), accountID: accountID, label: label,
                       prefix: secret.displayPrefix, last4: secret.last4, createdAt: now, counts: Key.Counts())
@@ -69,7 +70,7 @@ public final class Keys {
     /// Marks the key deleted: its secret stops working when this returns; `Purger` removes
     /// its data afterwards.
     public func delete(accountID: String, keyID: String) throws {
-        let now = clock.nowMillis
+        let now = clock.wallMillis
         try store.write { db in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(keyID), .text(accountID)) == 1 else {
                 throw DomainError.notFound("Key not found.")
@@ -81,7 +82,7 @@ public final class Keys {
     /// Notes a request of the key: `last_used_at` when null or a minute old, and the host name
     /// when it changed. Writes nothing in the common case.
     public func recordUse(_ use: KeyUse, host: String?) throws {
-        let now = clock.nowMillis
+        let now = clock.wallMillis
         let stale = use.lastUsedAt.map { now - $0 >= Self.lastUsedResolutionMillis } ?? true
         let newHost = host.flatMap { $0 == use.lastHost ? nil : $0 }
         guard stale || newHost != nil else { return }

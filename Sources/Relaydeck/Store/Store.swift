@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Clock
 import Logging
 import SQLite
 
@@ -16,8 +14,8 @@ public final class Store {
     private var lastFailureLog: Int64?
     private var failing = false
     private var lastHealthyCheck: Int64?
-    /// Monotonic milliseconds; injected for tests.
-    private let monotonicMillis: () -> Int64
+    /// For retries and the health answer's lifetime (monotonic); injected for tests.
+    private let clock: any Clock
     /// Called after the store opened again following a failure (resume deferred work).
     public var onRecovered: (() -> Void)?
     /// Who the credentials in use belong to; see `CredentialCache`.
@@ -25,10 +23,10 @@ public final class Store {
 
     public static let retryAfterSeconds = 1
 
-    public init(path: String, options: Database.Options = Database.Options(), monotonicMillis: @escaping () -> Int64 = Store.monotonicNow) {
+    public init(path: String, options: Database.Options = Database.Options(), clock: any Clock = SystemClock.shared) {
         self.path = path
         self.options = options
-        self.monotonicMillis = monotonicMillis
+        self.clock = clock
     }
 
     /// Opens the file and brings the schema up to date. A schema newer than this binary
@@ -37,7 +35,7 @@ public final class Store {
     /// again by the next operation.
     @discardableResult
     public func open() throws(MigrationError) -> Bool {
-        lastOpenAttempt = monotonicMillis()
+        lastOpenAttempt = monotonicMillis
         do {
             let database = try Database(path: path, options: options)
             let applied = try Migrator.migrate(database, Schema.migrations)
@@ -95,7 +93,7 @@ public final class Store {
     /// check, not a locked read each time (two `fcntl` calls in WAL mode). Any failure of any
     /// operation ends it at once.
     public func isHealthy() -> Bool {
-        let now = monotonicMillis()
+        let now = monotonicMillis
         if !failing, let last = lastHealthyCheck, now - last < Self.healthTTLMillis {
             return true
         }
@@ -111,6 +109,8 @@ public final class Store {
     }
 
     public static let healthTTLMillis: Int64 = 1000
+
+    private var monotonicMillis: Int64 { clock.now.nanoseconds / 1_000_000 }
 
     /// For the stop: empties the WAL into the database file and closes.
     public func close() {
@@ -134,7 +134,7 @@ public final class Store {
 
     private func connection() throws(StoreError) -> Database {
         if let database { return database }
-        let now = monotonicMillis()
+        let now = monotonicMillis
         if let last = lastOpenAttempt, now - last < 1000 {
             throw StoreError.unavailable(retryAfterSeconds: Self.retryAfterSeconds)
         }
@@ -153,7 +153,7 @@ public final class Store {
         if error.needsNewConnection {
             database?.close()
             database = nil
-            lastOpenAttempt = monotonicMillis()
+            lastOpenAttempt = monotonicMillis
         }
         return .unavailable(retryAfterSeconds: Self.retryAfterSeconds)
     }
@@ -162,15 +162,9 @@ public final class Store {
     private func noteFailure(_ message: String, _ detail: String) {
         failing = true
         lastHealthyCheck = nil
-        let now = monotonicMillis()
+        let now = monotonicMillis
         if let last = lastFailureLog, now - last < 10_000 { return }
         lastFailureLog = now
         Log.error(message, ["path": path, "error": detail])
-    }
-
-    public static func monotonicNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 }

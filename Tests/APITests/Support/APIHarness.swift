@@ -1,16 +1,17 @@
 @testable import API
+import DomainTestSupport
 import EventLoop
 import HTTP
 import JSON
 import Relaydeck
-import Testing
 import TestSupport
+import Testing
 
 /// An `APIHandler` over a migrated store, with a settable wall clock, a loop on a manual clock
 /// (its `now` drives the rate limits), and requests built from real heads.
 final class APIHarness {
     let directory = TemporaryDirectory()
-    let clock = ManualWallClock()
+    let clock = ManualClock()
     let loopClock = ManualClock()
     let loop: EventLoop
     let store: Store
@@ -136,7 +137,3 @@ func keyJSON(id: String, label: String, secret: String, createdAt: String = "176
         + #""counts":{"todo":0,"in_progress":0,"done":0,"cancelled":0}}"#
 }
 
-/// A monotonic clock the test moves by hand.
-final class ManualMonotonic {
-    var millis: Int64 = 500_000
-}

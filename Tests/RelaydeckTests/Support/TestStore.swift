@@ -1,7 +1,9 @@
+import Clock
+import DomainTestSupport
 import Relaydeck
 import SQLite
-import Testing
 import TestSupport
+import Testing
 
 /// Where a store test keeps its database: every store test runs on both.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -16,7 +18,7 @@ final class TestStore {
     let directory = TemporaryDirectory()
     let path: String
     let store: Store
-    let clock = ManualWallClock()
+    let clock = ManualClock()
     let random = SeededRandom()
     let accounts: Accounts
     let keys: Keys
@@ -68,10 +70,6 @@ func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation
     }
 }
 
-/// A monotonic clock the test moves by hand.
-final class ManualMonotonic {
-    var millis: Int64 = 500_000
-}
 
 /// `text` through the key label rule, as the API would hand it to the domain.
 func checked(_ text: String) -> CheckedText {

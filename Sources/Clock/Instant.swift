@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A point on the monotonic clock, in nanoseconds. Never goes back, ignores wall-clock jumps.
 public struct Instant: Sendable, Comparable, Hashable, CustomStringConvertible {
     public var nanoseconds: Int64
@@ -35,29 +31,4 @@ public struct TimeSpan: Sendable, Comparable, Hashable, CustomStringConvertible 
     public static func + (a: TimeSpan, b: TimeSpan) -> TimeSpan { TimeSpan(nanoseconds: a.nanoseconds + b.nanoseconds) }
 
     public var description: String { "\(Double(nanoseconds) / 1e6)ms" }
-}
-
-/// Where the loop reads the time. Injected, so tests move time by hand.
-public protocol LoopClock: AnyObject {
-    var now: Instant { get }
-}
-
-/// CLOCK_MONOTONIC.
-public final class MonotonicClock: LoopClock {
-    public init() {}
-
-    public var now: Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-    }
-}
-
-/// A clock that only moves when told to.
-public final class ManualClock: LoopClock {
-    public var now: Instant
-
-    public init(start: Instant = Instant(nanoseconds: 1_000_000_000)) { now = start }
-
-    public func advance(by span: TimeSpan) { now = now + span }
 }
