@@ -188,17 +188,17 @@ class Machine:
     def environment(self) -> dict[str, str]:
         return {"PATH": str(self.bin), "HOME": str(self.root), "LANG": "C.UTF-8"}
 
-    def ensure_deps(self, *packages: str, venv: bool = False) -> subprocess.CompletedProcess:
+    def ensure_deps(self, *packages: str, venv: bool = False, python: str | None = None) -> subprocess.CompletedProcess:
         arguments = (["--venv", str(self.venv)] if venv else []) + list(packages)
-        return self._run([str(SCRIPT)] + arguments)
+        return self._run([str(SCRIPT)] + arguments, {"PYTHON": python} if python else {})
 
     def make(self, target: str, *variables: str) -> subprocess.CompletedProcess:
         """`make -C <package> <target>` with this machine's PATH and its venv."""
         return self._run(["make", "-s", "-C", str(PACKAGE_ROOT), target, f"VENV={self.venv}", *variables])
 
-    def _run(self, argv: list[str]) -> subprocess.CompletedProcess:
-        return subprocess.run(argv, env=self.environment(), cwd=self.root, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+    def _run(self, argv: list[str], extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(argv, env=self.environment() | (extra_env or {}), cwd=self.root, capture_output=True,
+                              text=True, timeout=60, stdin=subprocess.DEVNULL)
 
     def calls(self, program: str | None = None) -> list[str]:
         lines = self.log.read_text().splitlines()

@@ -113,3 +113,8 @@ def test_without_dpkg_query_names_the_packages_to_install_by_hand(machine):
     machine.without("dpkg-query")
     line = plain_line(machine.ensure_deps("curl"))
     assert "dpkg-query is not on PATH" in line and line.endswith("install these yourself: curl")
+
+
+def test_a_run_with_no_packages_to_check_does_not_need_dpkg(machine):
+    machine.without("dpkg-query").healthy_venv()
+    assert machine.ensure_deps(venv=True).returncode == 0

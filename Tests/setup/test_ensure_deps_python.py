@@ -89,3 +89,9 @@ def test_no_python3_at_all_installs_python3_venv_which_brings_it(machine):
     # The stand-in apt-get cannot put a python3 on PATH, so the venv step then stops.
     assert machine.apt_calls() == ["update", "install python3-venv"]
     assert "python3 has no venv module" in plain_line(done)
+
+
+def test_a_python_named_in_PYTHON_that_is_not_there_stops_with_one_line(machine):
+    done = machine.ensure_deps(venv=True, python="python3.99")
+    assert plain_line(done) == "ensure-deps: PYTHON=python3.99 is not on PATH; unset PYTHON to use python3"
+    assert machine.calls("apt-get") == []
