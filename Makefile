@@ -4,8 +4,9 @@
 #   make test    install what is missing, unit tests, release build, end-to-end tests
 #   make bench   the benchmark against nginx (bench/run.sh); never part of `make test`
 #
-# apt packages are installed only when `dpkg -s` says they are missing (apt-get update runs
-# once, and only then); sudo is used when not root. Python test tools live in .venv.
+# scripts/ensure-deps installs what is missing and nothing else: the apt packages below (with
+# sudo when not root; apt-get update once, and only then) and the Python test tools in .venv.
+# When it cannot, it stops with one line that says what is missing and how to install it.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -14,45 +15,32 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BINARY := .build/release/relaydeckd
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# A fully static binary: the Swift runtime, glibc and the C libraries inside, nothing to
+# install beside it. The trailing -lm: SQLite's archive calls libm, and the static link
+# resolves archives in order. `swift test` keeps a plain dynamic build of its own.
+RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xlinker -lm
 
 APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd
 BENCH_APT_PACKAGES := nginx-light wrk
 
-# $(call apt_ensure,packages...): install those that dpkg does not report as installed.
-define apt_ensure
-	missing=""; \
-	for p in $(1); do \
-	  status=$$(dpkg -s "$$p" 2>/dev/null | sed -n 's/^Status: //p'); \
-	  [ "$$status" = "install ok installed" ] || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -q; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
-	fi
-endef
-
-.PHONY: deps bench-deps build run test unit-test e2e bench clean
+.PHONY: deps bench-deps build run test setup-test unit-test e2e bench clean
 
 deps:
-	@pkgs="$(APT_PACKAGES)"; \
-	if ! $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null; then pkgs="$$pkgs python3-venv"; fi; \
-	$(call apt_ensure,$$pkgs)
-	@if ! $(VENV)/bin/python -c 'import pytest' 2>/dev/null; then \
-	  rm -rf $(VENV); \
-	  $(PYTHON) -m venv $(VENV); \
-	  $(VENV)/bin/python -m pip install -q --disable-pip-version-check 'pytest>=7,<10'; \
-	fi
+	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES)
 
-bench-deps: deps
-	@$(call apt_ensure,$(BENCH_APT_PACKAGES))
+# One call, so that apt-get update runs once even when both lists miss something.
+bench-deps:
+	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BENCH_APT_PACKAGES)
 
 build:
-	swift build -c release --static-swift-stdlib --product relaydeckd
+	swift build $(RELEASE_FLAGS)
 
 run: deps build
 	exec $(BINARY)
+
+# The set-up script against stand-in programs: no package is installed, nothing is built.
+setup-test:
+	$(VENV)/bin/python -m pytest Tests/setup -q
 
 unit-test:
 	swift test
@@ -61,6 +49,7 @@ e2e:
 	$(VENV)/bin/python -m pytest Tests/e2e -q
 
 test: deps
+	$(MAKE) setup-test
 	$(MAKE) unit-test
 	$(MAKE) build
 	$(MAKE) e2e

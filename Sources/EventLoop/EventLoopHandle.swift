@@ -4,8 +4,8 @@ import Glibc
 import Synchronization
 
 /// The one way into the loop from another thread: queue work and wake the loop through its
-/// eventfd. This queue is the only locked thing in the server (see ARCHITECTURE.md: a helper
-/// thread posts the result of a blocking call, such as DNS, back to the loop).
+/// eventfd. This queue is the only locked thing in the server (see docs/architecture.md: a
+/// helper thread posts the result of a blocking call, such as DNS, back to the loop).
 public final class EventLoopHandle: Sendable {
     let eventFD: Int32
     private let queue = Mutex<[@Sendable () -> Void]>([])

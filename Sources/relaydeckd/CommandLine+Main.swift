@@ -12,6 +12,7 @@ extension CommandLine {
         commands:
           version        print the version
           check-config   check the environment and print the settings (secrets hidden)
+          resolve HOST   print the addresses this binary finds for a host name
           help           print this text
         """
 
@@ -25,6 +26,8 @@ extension CommandLine {
             return 0
         case "check-config":
             return checkConfig()
+        case "resolve":
+            return resolve(Array(arguments.dropFirst()))
         case "help", "--help", "-h":
             print(usage)
             return 0
