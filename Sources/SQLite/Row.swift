@@ -23,31 +23,35 @@ public struct Row {
     }
 
     public func text(_ name: String) throws(SQLiteError) -> String {
-        guard let value = try optionalText(name) else { throw mismatch("column \(name) is NULL") }
-        return value
+        try required(name, try optionalText(name))
     }
 
     public func optionalText(_ name: String) throws(SQLiteError) -> String? {
-        let column = try index(name)
-        switch statement.storageClass(column) {
-        case SQLITE_NULL: return nil
-        case SQLITE_TEXT: return statement.string(column)
-        default: throw mismatch("column \(name) is not TEXT")
-        }
+        try optional(name, SQLITE_TEXT, "TEXT") { statement.string($0) }
     }
 
     public func int64(_ name: String) throws(SQLiteError) -> Int64 {
-        guard let value = try optionalInt64(name) else { throw mismatch("column \(name) is NULL") }
-        return value
+        try required(name, try optionalInt64(name))
     }
 
     public func optionalInt64(_ name: String) throws(SQLiteError) -> Int64? {
+        try optional(name, SQLITE_INTEGER, "INTEGER") { statement.int64($0) }
+    }
+
+    /// The value of `name`: nil for NULL, an error for any class but `storageClass`.
+    private func optional<Value>(_ name: String, _ storageClass: Int32, _ className: String,
+                                 _ read: (Int32) -> Value?) throws(SQLiteError) -> Value? {
         let column = try index(name)
         switch statement.storageClass(column) {
         case SQLITE_NULL: return nil
-        case SQLITE_INTEGER: return statement.int64(column)
-        default: throw mismatch("column \(name) is not INTEGER")
+        case storageClass: return read(column)
+        default: throw mismatch("column \(name) is not \(className)")
         }
+    }
+
+    private func required<Value>(_ name: String, _ value: Value?) throws(SQLiteError) -> Value {
+        guard let value else { throw mismatch("column \(name) is NULL") }
+        return value
     }
 
     public func int(_ name: String) throws(SQLiteError) -> Int {
