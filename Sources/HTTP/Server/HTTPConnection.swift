@@ -47,6 +47,7 @@ final class HTTPConnection: IOHandler {
     private var deadline: Instant?
     private var deadlineKind: DeadlineKind = .idle
     private var requestStart: Instant
+    private var bodyDeadline: BodyDeadline?
     private var lastWriteProgress: Instant
     private var lingered = 0
     private var keepAlive = true
@@ -174,8 +175,12 @@ final class HTTPConnection: IOHandler {
             if parser.isIdle && head == nil {
                 requestStart = server.loop.now
             }
+            let readingBody = parser.isReadingBody
             let (event, consumed) = parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             offset += consumed
+            if readingBody && consumed > 0 {
+                bodyDeadline?.record(consumed, at: server.loop.now)
+            }
             switch event {
             case .needMore:
                 if continuePending {
@@ -186,8 +191,10 @@ final class HTTPConnection: IOHandler {
             case .head(let newHead):
                 head = newHead
                 continuePending = newHead.expectsContinue
+                bodyDeadline = BodyDeadline(start: server.loop.now)
             case .end(let body):
                 continuePending = false
+                bodyDeadline = nil
                 guard let head else { return offset }
                 self.head = nil
                 dispatch(head, body: body)
@@ -435,8 +442,8 @@ final class HTTPConnection: IOHandler {
         var due: Instant?
         switch state {
         case .reading:
-            if parser.isReadingBody {
-                (kind, due) = (.body, now + config.bodyTimeout)
+            if parser.isReadingBody, let body = bodyDeadline {
+                (kind, due) = (.body, body.due(pause: config.bodyTimeout, minimumRate: config.bodyMinimumRate))
             } else if !parser.isIdle || head != nil {
                 (kind, due) = (.header, requestStart + config.headerTimeout)
             } else {

@@ -5,8 +5,15 @@ public struct HTTPServerConfiguration: Sendable {
     public var parserLimits = HTTPParserLimits()
     /// From the first byte of a request to the end of its head; a slower client gets 408.
     public var headerTimeout: TimeSpan = .seconds(10)
-    /// While a body arrives: the longest pause between two reads.
+    /// While a body arrives: the longest pause between two reads, and the grace before
+    /// `bodyMinimumRate` applies. A slower body gets 408.
     public var bodyTimeout: TimeSpan = .seconds(10)
+    /// The slowest a body may arrive on average, in bytes per second: a body of n bytes must
+    /// be in `bodyTimeout + n / rate` after the end of the head (see `BodyDeadline`). 1 KiB/s
+    /// (8 kbit/s) is below what any phone link that carries data at all manages, so a 1 MiB
+    /// body from a phone with a poor signal still arrives (it may take up to 17 minutes); a
+    /// body trickled a byte at a time is cut after about `bodyTimeout`.
+    public var bodyMinimumRate = 1024
     /// An idle keep-alive connection is closed after this.
     public var idleTimeout: TimeSpan = .seconds(75)
     /// Open connections at most; one more gets `503` and is closed.
