@@ -107,6 +107,9 @@ final class HTTPConnection: IOHandler {
         settle()
     }
 
+    /// Answer bytes not sent yet (for tests of the bound).
+    var queuedOutputBytes: Int { output.count }
+
     /// Over this, no more requests are handled and the socket is not read until the client
     /// reads: a client that sends without reading then fills its own socket buffers, not the
     /// server's memory. One answer may overshoot it (it is queued whole, by reference).

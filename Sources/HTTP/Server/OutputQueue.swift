@@ -13,7 +13,7 @@ struct OutputQueue {
     /// long run of small answers is read.
     static let openChunkLimit = 64 * 1024
 
-    private var chunks: [[UInt8]] = []
+    private(set) var chunks: [[UInt8]] = []
     /// `chunks[..<first]` are sent (and emptied); `sentOfFirst` bytes of `chunks[first]` are.
     private var first = 0
     private var sentOfFirst = 0
