@@ -20,7 +20,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnections = 16384
     /// Bytes a server-sent event stream may have waiting for a slow reader before it is cut off.
     public var maxStreamBacklog = 512 * 1024
-    /// Bytes a plain response may have waiting (a pipelining client that does not read).
+    /// Unsent answer bytes past which a connection handles no more requests and is not read
+    /// until the client reads them (a pipelining client that does not read). One answer may
+    /// take it over by its own size.
     public var maxResponseBacklog = 4 * 1024 * 1024
     /// After an error answer, unread input is drained this long (and this much) before the
     /// close, so the client sees the answer rather than a reset.
