@@ -122,6 +122,47 @@ public enum Socket {
         }
     }
 
+    /// The most chunks one `write(_:from:skipping:)` passes to the kernel. A handful is
+    /// enough: small answers share a chunk, and a body big enough to have its own chunk
+    /// fills a socket buffer by itself.
+    public static let maxWriteChunks = 8
+
+    /// Writes `chunks` in order with one system call (the first `maxWriteChunks` of them),
+    /// starting `offset` bytes into the first, so a head and a body held in separate arrays
+    /// leave together without being joined: the byte count, or nil when the socket buffer is
+    /// full. No chunk may be empty. MSG_NOSIGNAL as in `write(_:from:)`.
+    public static func write(_ fd: Int32, from chunks: ArraySlice<[UInt8]>, skipping offset: Int) throws(Errno) -> Int? {
+        let chunks = chunks.prefix(maxWriteChunks)
+        precondition(!chunks.isEmpty && offset < chunks.first!.count)
+        while true {
+            let (n, error) = withUnsafeTemporaryAllocation(of: iovec.self, capacity: chunks.count) { vectors in
+                pinning(chunks, skipping: offset, into: vectors, at: 0) {
+                    var message = msghdr()
+                    message.msg_iov = vectors.baseAddress
+                    message.msg_iovlen = vectors.count
+                    let n = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                    return (n, n < 0 ? Errno.current : nil)
+                }
+            }
+            guard let error else { return n }
+            if error == .interrupted { continue }
+            if error == .wouldBlock { return nil }
+            throw error
+        }
+    }
+
+    /// Points `vectors[index...]` at `chunks` and runs `send` while every one of them is held
+    /// by its own `withUnsafeBytes`: Swift promises an array's address only inside that call.
+    private static func pinning<R>(_ chunks: ArraySlice<[UInt8]>, skipping offset: Int, into vectors: UnsafeMutableBufferPointer<iovec>,
+                                   at index: Int, _ send: () -> R) -> R {
+        guard let chunk = chunks.first else { return send() }
+        return chunk.withUnsafeBytes { raw in
+            let skip = index == 0 ? offset : 0
+            vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip), iov_len: raw.count - skip)
+            return pinning(chunks.dropFirst(), skipping: offset, into: vectors, at: index + 1, send)
+        }
+    }
+
     public static func shutdownWrite(_ fd: Int32) {
         _ = shutdown(fd, Int32(SHUT_WR))
     }

@@ -71,6 +71,30 @@ import Testing
         Socket.close(pair[0])
     }
 
+    @Test func aVectoredWriteSendsItsChunksInOrderFromTheOffsetInOneCall() throws {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { Socket.close(pair[0]); Socket.close(pair[1]) }
+        // One chunk more than a call takes: the last one stays for the next call.
+        let chunks = (0...Socket.maxWriteChunks).map { [UInt8](repeating: UInt8($0), count: $0 + 2) }
+        let written = try Socket.write(pair[0], from: chunks[...], skipping: 1)
+        let expected = chunks.prefix(Socket.maxWriteChunks).joined().dropFirst()
+        #expect(written == expected.count)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = try buffer.withUnsafeMutableBytes { try Socket.read(pair[1], into: $0) }
+        #expect(Array(buffer[0..<(count ?? 0)]) == Array(expected))
+    }
+
+    @Test func aVectoredWriteToAClosedPeerGivesAnErrorNotSIGPIPE() throws {
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        Socket.close(pair[1])
+        #expect(throws: Errno.brokenPipe) {
+            _ = try Socket.write(pair[0], from: [[1], [2]][...], skipping: 0)
+        }
+        Socket.close(pair[0])
+    }
+
     @Test func unixListenerReplacesAStaleSocketFile() throws {
         let path = "/tmp/relaydeck-test-\(getpid()).sock"
         let first = try Socket.listenUnix(path: path)

@@ -110,6 +110,13 @@ final class TestClient {
         }
     }
 
+    /// Sends what the socket takes now, without waiting; returns the bytes sent.
+    func sendSome(_ bytes: ArraySlice<UInt8>) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return max(0, n)
+    }
+
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Reads whatever has arrived.

@@ -2,9 +2,10 @@ import EventLoop
 import Logging
 
 /// One client connection: reads requests, hands them to the handler in order, writes the
-/// answers. Requests are answered one at a time: while one is parked or streaming, later
-/// pipelined bytes wait unread. Runs on the loop thread; the loop keeps it alive while it is
-/// registered.
+/// answers. Requests are answered one at a time: while one is parked or streaming, or while
+/// the unsent answers are over `maxResponseBacklog`, later pipelined bytes wait (in
+/// `pendingInput`, then unread in the socket). Runs on the loop thread; the loop keeps it
+/// alive while it is registered.
 final class HTTPConnection: IOHandler {
     enum State: Equatable {
         /// Waiting for, or reading, a request.
@@ -36,15 +37,17 @@ final class HTTPConnection: IOHandler {
     private var parser: HTTPRequestParser
     private var head: HTTPRequestHead?
     private var continuePending = false
-    /// Bytes read but not parsed yet, kept while a request is parked or streaming.
+    /// Bytes read but not parsed yet, kept while a request is parked or streaming or the
+    /// answers are over the bound; `pendingStart` of them are already parsed.
     private var pendingInput: [UInt8] = []
-    private var output: [UInt8] = []
-    private var outputOffset = 0
+    private var pendingStart = 0
+    private var output = OutputQueue()
     private var interest: Interest = .readable
     private var timer: LoopTimer!
     private var deadline: Instant?
     private var deadlineKind: DeadlineKind = .idle
     private var requestStart: Instant
+    private var bodyDeadline: BodyDeadline?
     private var lastWriteProgress: Instant
     private var lingered = 0
     private var keepAlive = true
@@ -52,7 +55,14 @@ final class HTTPConnection: IOHandler {
     private var isHeadRequest = false
     private var parked: ParkedRequest?
     private var stream: EventStream?
-    private var resumeScheduled = false
+    /// Takes up kept input on a later turn; made when first needed.
+    private var resumeTimer: LoopTimer?
+    private var requestsLeftInTurn = 0
+
+    /// The requests one connection handles per turn of the loop. Without a cap, one read of
+    /// 64 KiB can hold 600 pipelined requests, all handled before any other connection is
+    /// served; with it, a client that pipelines waits its turn like everyone else.
+    static let requestsPerTurn = 16
 
     init(server: HTTPServer, fd: Int32, peer: PeerAddress) {
         self.server = server
@@ -67,12 +77,15 @@ final class HTTPConnection: IOHandler {
     // MARK: Events
 
     func handleIO(_ events: IOEvents) {
-        if events.contains(.writable) && outputOffset < output.count {
+        // A hang-up or an error with answers waiting: the write reports it (and closes).
+        if !output.isEmpty && (events.contains(.writable) || events.contains(.hangup) || events.contains(.error)) {
             flush()
         }
         switch state {
         case .reading:
-            if events.contains(.readable) || events.contains(.hangup) || events.contains(.error) {
+            // Input kept while the answers were over the bound is taken up again here, on the
+            // writable event that drained them (the loop's doing, not a write's callback).
+            if !pendingInput.isEmpty || events.contains(.readable) || events.contains(.hangup) || events.contains(.error) {
                 readAndProcess()
             }
         case .parked, .streaming:
@@ -94,11 +107,28 @@ final class HTTPConnection: IOHandler {
         settle()
     }
 
-    /// Reads what the socket has (a bounded number of times, for fairness) and answers it.
+    /// Answer bytes not sent yet (for tests of the bound).
+    var queuedOutputBytes: Int { output.count }
+
+    /// Over this, no more requests are handled and the socket is not read until the client
+    /// reads: a client that sends without reading then fills its own socket buffers, not the
+    /// server's memory. One answer may overshoot it (it is queued whole, by reference).
+    private var isBacklogFull: Bool { output.count > server.configuration.maxResponseBacklog }
+
+    /// Answers the input kept from before, then what the socket has, for one turn (at most
+    /// `requestsPerTurn` requests and 16 reads), while the connection is reading and its
+    /// answers are within the bound. What is left waits for a later turn (`settle`).
     private func readAndProcess() {
         let buffer = server.readBuffer
         var reads = 0
-        while state == .reading && reads < 16 {
+        requestsLeftInTurn = Self.requestsPerTurn
+        while state == .reading && !isBacklogFull && requestsLeftInTurn > 0 {
+            if !pendingInput.isEmpty {
+                processPendingInput()
+                flush()
+                continue
+            }
+            guard reads < 16 else { break }
             reads += 1
             let count: Int?
             do {
@@ -112,61 +142,90 @@ final class HTTPConnection: IOHandler {
                 endOfInput()
                 return
             }
-            if parser.isIdle && head == nil {
-                requestStart = server.loop.now
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            let used = process(bytes)
+            if used < count && keepsUnprocessedInput() {
+                pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
             }
-            process(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            if outputOffset < output.count {
-                flush()
-                if output.count - outputOffset > server.configuration.maxResponseBacklog { break }
-            }
+            flush()
             // A short read drained the socket: asking again would only return EAGAIN (one
             // wasted system call per request). Level-triggered epoll reports what comes next.
             if count < buffer.count { break }
         }
     }
 
-    /// Parses `bytes` and dispatches each complete request. Bytes after a request that is
-    /// parked or streaming are kept for later.
-    private func process(_ bytes: UnsafeRawBufferPointer) {
+    private func processPendingInput() {
+        let input = pendingInput
+        let start = pendingStart
+        pendingInput = []
+        pendingStart = 0
+        let used = input.withUnsafeBytes { process(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        if start + used < input.count && keepsUnprocessedInput() {
+            // Kept as it is, with a new start: no copy however often the bound stops it.
+            pendingInput = input
+            pendingStart = start + used
+        }
+    }
+
+    /// Parses `bytes` and dispatches each complete request, until the bytes run out, or a
+    /// request parks, opens a stream or ends the connection, or the answers are over the
+    /// bound, or the turn is over. Returns how many bytes it used.
+    private func process(_ bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
-        while state == .reading {
+        while state == .reading && !isBacklogFull && requestsLeftInTurn > 0 {
+            // A request's time starts when the server reads its first byte, which for input
+            // kept behind the bound is now, not when the socket gave it.
+            if parser.isIdle && head == nil {
+                requestStart = server.loop.now
+            }
+            let readingBody = parser.isReadingBody
             let (event, consumed) = parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             offset += consumed
+            if readingBody && consumed > 0 {
+                bodyDeadline?.record(consumed, at: server.loop.now)
+            }
             switch event {
             case .needMore:
                 if continuePending {
                     continuePending = false
-                    output.append(contentsOf: HTTPResponseHead.continueBytes)
+                    output.append(HTTPResponseHead.continueBytes)
                 }
-                return
+                return offset
             case .head(let newHead):
                 head = newHead
                 continuePending = newHead.expectsContinue
+                bodyDeadline = BodyDeadline(start: server.loop.now)
             case .end(let body):
                 continuePending = false
-                guard let head else { return }
+                bodyDeadline = nil
+                guard let head else { return offset }
                 self.head = nil
                 dispatch(head, body: body)
             case .error(let error):
                 refuse(status: error.status, reason: error.reason)
-                return
+                return offset
             }
         }
-        guard offset < bytes.count else { return }
+        return offset
+    }
+
+    /// Whether input after the request that stopped `process` is kept for later. After the
+    /// last answer it is not, but it is drained before the close, or the close resets.
+    private func keepsUnprocessedInput() -> Bool {
         switch state {
-        case .parked, .streaming:
-            pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        case .reading, .parked, .streaming:
+            return true
         case .closingAfterWrite:
-            // More input after the last answer: drain it before closing, or the close resets.
             state = .closingAfterWrite(linger: true)
-        default:
-            break
+            return false
+        case .handling, .lingering, .closed:
+            return false
         }
     }
 
     private func dispatch(_ head: HTTPRequestHead, body: [UInt8]) {
         state = .handling
+        requestsLeftInTurn -= 1
         keepAlive = head.keepAlive && !server.isShuttingDown
         requestVersion = head.version
         isHeadRequest = head.method == .head
@@ -180,7 +239,7 @@ final class HTTPConnection: IOHandler {
 
     /// The client closed its side. A request in progress can never complete.
     private func endOfInput() {
-        if outputOffset < output.count {
+        if !output.isEmpty {
             state = .closingAfterWrite(linger: false)
             flush()
         } else {
@@ -212,11 +271,16 @@ final class HTTPConnection: IOHandler {
         // 1xx, 204 and 304 carry no body and no Content-Length (RFC 9110 8.6).
         let bodiless = response.status < 200 || response.status == 204 || response.status == 304
         let head = HTTPResponseHead(status: response.status, headers: response.headers)
-        head.write(into: &output, contentLength: bodiless ? nil : response.body.count,
-                   keepAlive: keepAlive, requestVersion: requestVersion, date: server.currentDate())
-        if !bodiless && !isHeadRequest {
-            output.append(contentsOf: response.body)
+        let body = bodiless || isHeadRequest ? [] : response.body
+        // A small body is copied in after its head (one buffer for a run of small answers);
+        // a large one is queued as the handler's own array, never copied.
+        let copied = body.count < OutputQueue.ownChunkThreshold
+        output.appendCopying(expected: 256 + (copied ? body.count : 0)) { buffer in
+            head.write(into: &buffer, contentLength: bodiless ? nil : response.body.count,
+                       keepAlive: keepAlive, requestVersion: requestVersion, date: server.currentDate())
+            if copied { buffer.append(contentsOf: body) }
         }
+        if !copied { output.append(body) }
     }
 
     func park(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest {
@@ -233,25 +297,26 @@ final class HTTPConnection: IOHandler {
         parked = nil
         respond(response)
         flush()
-        resumeSoon()
         settle()
     }
 
-    /// Pipelined requests that waited behind a parked one are handled from the loop, not
-    /// from inside whatever code answered the parked request.
-    private func resumeSoon() {
-        guard !resumeScheduled, state == .reading, !pendingInput.isEmpty else { return }
-        resumeScheduled = true
-        server.loop.runSoon { [weak self] in
-            guard let self else { return }
-            self.resumeScheduled = false
-            guard self.state == .reading, !self.pendingInput.isEmpty else { return }
-            let input = self.pendingInput
-            self.pendingInput = []
-            input.withUnsafeBytes { self.process($0) }
-            self.flush()
-            self.settle()
+    /// Takes up kept input on a later turn of the loop: not from inside whatever code
+    /// answered a parked request, and after the events of the other connections. A timer
+    /// due now runs once the current batch of events is handled. Over the bound, the
+    /// writable event resumes instead.
+    private func resumeOnALaterTurn() {
+        guard state == .reading, !pendingInput.isEmpty, !isBacklogFull else { return }
+        let timer = resumeTimer ?? server.loop.makeTimer { [weak self] in self?.resume() }
+        resumeTimer = timer
+        if !timer.isScheduled {
+            server.loop.reschedule(timer, at: server.loop.now)
         }
+    }
+
+    private func resume() {
+        guard state == .reading else { return }
+        readAndProcess()
+        settle()
     }
 
     // MARK: Streams
@@ -264,18 +329,20 @@ final class HTTPConnection: IOHandler {
         // No Content-Length: the stream ends with the connection.
         keepAlive = false
         let fields = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")] + headers
-        HTTPResponseHead(status: 200, headers: fields)
-            .write(into: &output, contentLength: nil, keepAlive: false, requestVersion: requestVersion, date: server.currentDate())
+        let head = HTTPResponseHead(status: 200, headers: fields)
+        output.appendCopying(expected: 256) { buffer in
+            head.write(into: &buffer, contentLength: nil, keepAlive: false, requestVersion: requestVersion, date: server.currentDate())
+        }
         stream.start(loop: server.loop)
         return stream
     }
 
     func writeStream(_ bytes: [UInt8]) -> Bool {
         guard state == .streaming else { return false }
-        output.append(contentsOf: bytes)
+        output.append(bytes)
         flush()
         guard state == .streaming else { return false }
-        if output.count - outputOffset > server.configuration.maxStreamBacklog {
+        if output.count > server.configuration.maxStreamBacklog {
             Log.info("cut off an event stream that reads too slowly", ["peer": peer.description])
             close()
             return false
@@ -297,23 +364,15 @@ final class HTTPConnection: IOHandler {
     // MARK: Writing
 
     private func flush() {
-        while outputOffset < output.count {
-            let written: Int?
+        if !output.isEmpty {
             do {
-                written = try output.withUnsafeBytes { raw throws(Errno) in
-                    try Socket.write(fd, from: UnsafeRawBufferPointer(rebasing: raw[outputOffset...]))
-                }
+                if try output.write(to: fd) > 0 { lastWriteProgress = server.loop.now }
             } catch {
                 close()
                 return
             }
-            guard let written else { return }
-            outputOffset += written
-            lastWriteProgress = server.loop.now
+            guard output.isEmpty else { return }
         }
-        // Everything is out: release the buffer, so idle connections hold no memory.
-        output = []
-        outputOffset = 0
         if case .closingAfterWrite(let linger) = state {
             if linger {
                 Socket.shutdownWrite(fd)
@@ -350,12 +409,13 @@ final class HTTPConnection: IOHandler {
 
     /// Makes the epoll interest and the deadline match the state.
     func settle() {
-        let pendingOutput = outputOffset < output.count
+        let pendingOutput = !output.isEmpty
         var wanted: Interest
         switch state {
         case .reading:
-            let throttled = pendingOutput && output.count - outputOffset > server.configuration.maxResponseBacklog
-            wanted = throttled ? [] : .readable
+            // Kept input is taken up before the socket is read again (see `handleIO`).
+            wanted = isBacklogFull || !pendingInput.isEmpty ? [] : .readable
+            resumeOnALaterTurn()
         case .parked, .streaming:
             wanted = .peerClosed
         case .closingAfterWrite:
@@ -385,8 +445,8 @@ final class HTTPConnection: IOHandler {
         var due: Instant?
         switch state {
         case .reading:
-            if parser.isReadingBody {
-                (kind, due) = (.body, now + config.bodyTimeout)
+            if parser.isReadingBody, let body = bodyDeadline {
+                (kind, due) = (.body, body.due(pause: config.bodyTimeout, minimumRate: config.bodyMinimumRate))
             } else if !parser.isIdle || head != nil {
                 (kind, due) = (.header, requestStart + config.headerTimeout)
             } else {
@@ -435,7 +495,7 @@ final class HTTPConnection: IOHandler {
         keepAlive = false
         switch state {
         case .reading:
-            if parser.isIdle && head == nil && outputOffset >= output.count {
+            if parser.isIdle && head == nil && output.isEmpty && pendingInput.isEmpty {
                 close()
             }
         case .parked:
@@ -451,12 +511,13 @@ final class HTTPConnection: IOHandler {
         guard state != .closed else { return }
         state = .closed
         server.loop.cancel(timer)
+        if let resumeTimer { server.loop.cancel(resumeTimer) }
         if let registration {
             server.loop.unregister(registration)
             self.registration = nil
         }
         Socket.close(fd)
-        output = []
+        output.removeAll()
         pendingInput = []
         let parked = self.parked
         let stream = self.stream

@@ -15,7 +15,7 @@ public final class HTTPServer {
     /// keep-alive connections hold almost nothing.
     let readBuffer: UnsafeMutableRawBufferPointer
     private var listeners: [Listener] = []
-    private var connections: [HTTPConnection] = []
+    private(set) var connections: [HTTPConnection] = []
     private var date: HTTPDate
     public private(set) var isShuttingDown = false
     private var shutdownCompletion: (() -> Void)?
