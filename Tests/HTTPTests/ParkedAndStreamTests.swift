@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import HTTPTestSupport
 #endif
 import EventLoop
 import Testing
@@ -100,7 +101,7 @@ import Testing
         }
         let client = harness.connect()
         client.send("GET /events HTTP/1.1\r\nHost: t\r\n\r\n")
-        harness.pump { client.takeTextPeek().contains("\n\n") && client.takeTextPeek().contains("data:") }
+        harness.pump { client.peekText().contains("\n\n") && client.peekText().contains("data:") }
         let opening = client.takeText()
         #expect(opening.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(opening.contains("Content-Type: text/event-stream\r\n"))
@@ -108,10 +109,10 @@ import Testing
         harness.advance(by: .seconds(19))
         #expect(client.takeText() == "")
         harness.advance(by: .seconds(2))
-        harness.pump { client.takeTextPeek().contains("ping") }
+        harness.pump { client.peekText().contains("ping") }
         #expect(client.takeText() == ": ping\n\n")
         stream?.send(event: "task.created", data: Array("{}".utf8))
-        harness.pump { client.takeTextPeek().contains("task") }
+        harness.pump { client.peekText().contains("task") }
         #expect(client.takeText() == "event: task.created\ndata: {}\n\n")
         stream?.end()
         harness.pump { client.poll(); return client.isClosed }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import HTTPTestSupport
 #endif
 import EventLoop
 import Testing
@@ -57,7 +58,7 @@ import Testing
         harness.handler.onRequest = { request, responder in responder.respond(.json(200, request.body)) }
         let client = harness.connect()
         client.send("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
-        harness.pump { client.takeTextPeek().contains("100 Continue") }
+        harness.pump { client.peekText().contains("100 Continue") }
         #expect(client.takeText() == "HTTP/1.1 100 Continue\r\n\r\n")
         client.send("{}")
         #expect(harness.response(client)?.bodyText == "{}")
@@ -152,7 +153,7 @@ import Testing
         client.send("HEAD /x HTTP/1.1\r\nHost: t\r\n\r\n" + get)
         // The HEAD answer has Content-Length 11 and no body; the parser of the test would
         // read the next answer's bytes as its body, so read the raw text.
-        harness.pump { client.takeTextPeek().components(separatedBy: "HTTP/1.1 200").count == 3 }
+        harness.pump { client.peekText().components(separatedBy: "HTTP/1.1 200").count == 3 }
         let text = client.takeText()
         let parts = text.components(separatedBy: "\r\n\r\n")
         #expect(parts.count == 3)
@@ -180,13 +181,5 @@ import Testing
         #expect(closed.header("Connection") == "close")
         harness.pump { client.poll(); return client.isClosed }
         #expect(client.isClosed)
-    }
-}
-
-extension TestClient {
-    /// The text received so far, without taking it.
-    func takeTextPeek() -> String {
-        poll()
-        return String(decoding: received, as: UTF8.self)
     }
 }

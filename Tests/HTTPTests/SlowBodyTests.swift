@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import HTTPTestSupport
 #endif
 import EventLoop
 import Testing

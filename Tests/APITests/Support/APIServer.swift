@@ -1,0 +1,43 @@
+@testable import API
+import Clock
+import DomainTestSupport
+import EventLoop
+import HTTP
+import HTTPTestSupport
+import Relaydeck
+
+/// The API handler behind a real HTTP server on 127.0.0.1, for what only `handle` does:
+/// parking, streaming, and the after-response hook. One thread; the test pumps the loop.
+final class APIServer {
+    let wall = ManualClock()
+    let loopback: LoopbackServer
+    let store = Store(path: ":memory:")
+    let handler: APIHandler
+    /// Every record the after-response hook got, in order.
+    private(set) var records: [RequestRecord] = []
+
+    init(extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
+        _ = try store.open()
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        let services = Services(store: store, clock: wall, random: SeededRandom())
+        handler = APIHandler(services: services, configuration: APIConfiguration(), loop: loop, extraGroups: extraGroups)
+        loopback = try LoopbackServer(loop: loop, clock: clock, handler: handler)
+        handler.afterResponse = { [unowned self] record in records.append(record) }
+    }
+
+    deinit { store.close() }
+
+    /// An account token, made through the API itself.
+    func accountToken() throws -> String {
+        let client = loopback.connect()
+        client.send("POST /v1/accounts HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\n{}")
+        let text = loopback.response(client)?.bodyText ?? ""
+        guard let start = text.firstRange(of: "mca_") else { throw HarnessError.notAnImmediateAnswer }
+        return String(text[start.lowerBound...].prefix(47))
+    }
+
+    func get(_ client: TestClient, _ target: String, token: String) {
+        client.send("GET \(target) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
+    }
+}
