@@ -33,6 +33,10 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
+        // Every committed change wakes the parked calls that wait on it.
+        services.hub.subscribe { [weak context] change in
+            for topic in WakeTopic.topics(for: change) { context?.wakeups.wake(topic) }
+        }
     }
 
     /// Parked calls waiting now.

@@ -1,19 +1,23 @@
 import Clock
 import Relaydeck
 
-/// The domain services the API calls.
+/// The domain services the API calls, and the hub every committed change goes through.
 public struct Services {
     public let store: Store
     public let clock: any Clock
+    public let random: any RandomSource
+    public let hub: EventHub
     public let accounts: Accounts
     public let keys: Keys
     public let authenticator: Authenticator
 
-    public init(store: Store, clock: any Clock, random: any RandomSource) {
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
         self.clock = clock
-        accounts = Accounts(store: store, clock: clock, random: random)
-        keys = Keys(store: store, clock: clock, random: random)
+        self.random = random
+        self.hub = hub
+        accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
+        keys = Keys(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
     }
 }

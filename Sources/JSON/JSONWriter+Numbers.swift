@@ -39,6 +39,11 @@ extension JSONWriter {
     /// `1760000000.0`, 1760112300900 -> `1760112300.9`, 1760112000412 -> `1760112000.412`,
     /// -1500 -> `-1.5`. Integer arithmetic only, so no value is ever rounded.
     /// (overview.md: "A timestamp is Unix seconds as a number with a fraction".)
+    /// A timestamp, or `null`.
+    public mutating func timestamp(millis: Int64?) {
+        if let millis { timestamp(millis: millis) } else { null() }
+    }
+
     public mutating func timestamp(millis: Int64) {
         separate()
         if millis < 0 { bytes.append(UInt8(ascii: "-")) }

@@ -35,8 +35,8 @@ import Testing
 
         let first = Store(path: path)
         #expect(try first.open())
-        let accounts = Accounts(store: first, clock: clock, random: random)
-        let keys = Keys(store: first, clock: clock, random: random)
+        let accounts = Accounts(store: first, clock: clock, random: random, hub: EventHub())
+        let keys = Keys(store: first, clock: clock, random: random, hub: EventHub())
         let (account, token) = try accounts.create()
         _ = try accounts.update(account.id, liveActivities: false)
         let (key, secret) = try keys.create(accountID: account.id, label: checked("Cursor"))
@@ -44,8 +44,8 @@ import Testing
 
         let second = Store(path: path)
         #expect(try second.open())
-        let reopenedAccounts = Accounts(store: second, clock: clock, random: random)
-        let reopenedKeys = Keys(store: second, clock: clock, random: random)
+        let reopenedAccounts = Accounts(store: second, clock: clock, random: random, hub: EventHub())
+        let reopenedKeys = Keys(store: second, clock: clock, random: random, hub: EventHub())
         let authenticator = Authenticator(store: second)
         #expect(try reopenedAccounts.get(account.id) == Account(id: account.id, createdAt: account.createdAt, liveActivities: false))
         #expect(try reopenedKeys.list(accountID: account.id) == [key])

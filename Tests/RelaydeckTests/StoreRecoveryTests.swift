@@ -15,7 +15,7 @@ import Testing
         var recoveries = 0
         store.onRecovered = { recoveries += 1 }
         let clock = ManualClock()
-        let accounts = Accounts(store: store, clock: clock, random: SeededRandom())
+        let accounts = Accounts(store: store, clock: clock, random: SeededRandom(), hub: EventHub())
 
         #expect(try store.open() == false)
         #expect(store.isOpen == false)
@@ -105,12 +105,12 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("relaydeck.db")
         let newer = try Database(path: path)
-        try newer.execute("PRAGMA user_version = 2")
+        try newer.execute("PRAGMA user_version = \(Schema.version + 1)")
         newer.close()
 
         let monotonic = ManualClock()
         let store = Store(path: path, clock: monotonic)
-        #expect(throws: MigrationError.newerSchema(found: 2, known: 1)) { try store.open() }
+        #expect(throws: MigrationError.newerSchema(found: Schema.version + 1, known: Schema.version)) { try store.open() }
         #expect(store.isOpen == false)
         // Operations do not open it behind the caller's back either.
         monotonic.advance(millis: 1_000)
@@ -123,11 +123,11 @@ import Testing
         let path = directory.file("relaydeck.db")
         let first = Store(path: path)
         #expect(try first.open())
-        #expect(try first.read { try $0.userVersion } == 1)
+        #expect(try first.read { try $0.userVersion } == Schema.version)
         first.close()
         let second = Store(path: path)
         #expect(try second.open())
-        #expect(try second.read { try $0.userVersion } == 1)
+        #expect(try second.read { try $0.userVersion } == Schema.version)
         second.close()
     }
 }

@@ -1,5 +1,6 @@
 import EventLoop
 import HTTP
+import Relaydeck
 
 /// What an endpoint does with its request: answer now, hold it until something changes or
 /// its time is up, or turn the connection into an event stream.
@@ -34,6 +35,20 @@ struct WakeTopic: Hashable, Sendable {
     let name: String
 
     init(_ name: String) { self.name = name }
+
+    /// A question leaves `pending`.
+    static func question(_ id: String) -> WakeTopic { WakeTopic("question:\(id)") }
+    /// A key's inbox changes.
+    static func inbox(_ keyID: String) -> WakeTopic { WakeTopic("inbox:\(keyID)") }
+
+    /// What a committed change wakes.
+    static func topics(for change: Change) -> [WakeTopic] {
+        switch change.event {
+        case .questionUpdated(let question): [.question(question.id)]
+        case .inboxUpdated(let keyID, _): [.inbox(keyID)]
+        default: []
+        }
+    }
 }
 
 /// An event stream to open (`GET /v1/events`): the HTTP layer writes the head, then `opened`

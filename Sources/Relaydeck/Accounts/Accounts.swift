@@ -6,11 +6,13 @@ public final class Accounts {
     private let store: Store
     private let clock: any Clock
     private let random: any RandomSource
+    private let hub: EventHub
 
-    public init(store: Store, clock: any Clock, random: any RandomSource) {
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
         self.store = store
         self.clock = clock
         self.random = random
+        self.hub = hub
     }
 
     /// Makes an account and its token; the token exists only in the answer.
@@ -49,6 +51,7 @@ public final class Accounts {
             try db.statement(SQL.markKeysDeleted).run(.integer(now), .text(id))
         }
         store.credentials.forgetAccount(id)
+        hub.publish(Change(accountID: id, event: .accountDeleted, actor: .account))
     }
 
     static func fetch(_ db: Database, _ id: String) throws -> Account {

@@ -11,11 +11,13 @@ public final class Keys {
     private let store: Store
     private let clock: any Clock
     private let random: any RandomSource
+    private let hub: EventHub
 
-    public init(store: Store, clock: any Clock, random: any RandomSource) {
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
         self.store = store
         self.clock = clock
         self.random = random
+        self.hub = hub
     }
 
     /// The keys of an account, newest first.
@@ -50,17 +52,24 @@ public final class Keys {
             try db.statement(SQL.insert).run(.text(key.id), .text(accountID), .text(label), .blob(secret.hash),
                                              .text(key.prefix), .text(key.last4), .integer(now))
         }
+        hub.publish(Change(accountID: accountID, event: .keyCreated(key), actor: .account))
         return (key, secret)
     }
 
     /// Changes the label (nil: nothing changes) of a key of the account.
+    /// `key.updated` only when the label really changed.
     public func update(accountID: String, keyID: String, label: CheckedText?) throws -> Key {
-        try store.write { db in
-            if let label {
+        let (before, after) = try store.write { db in
+            let before = try Self.fetch(db, accountID: accountID, keyID: keyID)
+            if let label, label.value != before.label {
                 try db.statement(SQL.updateLabel).run(.text(label.value), .text(keyID), .text(accountID))
             }
-            return try Self.fetch(db, accountID: accountID, keyID: keyID)
+            return (before, try Self.fetch(db, accountID: accountID, keyID: keyID))
         }
+        if after.label != before.label {
+            hub.publish(Change(accountID: accountID, event: .keyUpdated(after), actor: .account))
+        }
+        return after
     }
 
     public func get(accountID: String, keyID: String) throws -> Key {
@@ -77,6 +86,7 @@ public final class Keys {
             }
         }
         store.credentials.forgetKey(keyID)
+        hub.publish(Change(accountID: accountID, event: .keyDeleted(keyID: keyID), actor: .account))
     }
 
     /// Notes a request of the key: `last_used_at` when null or a minute old, and the host name
@@ -95,6 +105,10 @@ public final class Keys {
             }
         }
         store.credentials.updateKeyUse(use.keyID, lastUsedAt: stale ? now : use.lastUsedAt, lastHost: newHost ?? use.lastHost)
+        // `events.md`: `key.updated` for a new `last_host`, never for `last_used_at` alone.
+        if newHost != nil, let key = try? get(accountID: use.accountID, keyID: use.keyID) {
+            hub.publish(Change(accountID: use.accountID, event: .keyUpdated(key), actor: .key(use.keyID)))
+        }
     }
 
     static func fetch(_ db: Database, accountID: String, keyID: String) throws -> Key {

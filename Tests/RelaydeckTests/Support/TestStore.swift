@@ -20,6 +20,9 @@ final class TestStore {
     let store: Store
     let clock = ManualClock()
     let random = SeededRandom()
+    let hub = EventHub()
+    /// Every change the hub announced, in order.
+    private(set) var changes: [Change] = []
     let accounts: Accounts
     let keys: Keys
     let authenticator: Authenticator
@@ -27,11 +30,12 @@ final class TestStore {
     init(_ kind: StoreKind, options: Database.Options = Database.Options()) throws {
         path = kind == .memory ? ":memory:" : directory.file("relaydeck.db")
         store = Store(path: path, options: options)
-        accounts = Accounts(store: store, clock: clock, random: random)
-        keys = Keys(store: store, clock: clock, random: random)
+        accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
+        keys = Keys(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
         let opened = try store.open()
         #expect(opened)
+        hub.subscribe { [unowned self] change in changes.append(change) }
     }
 
     deinit {
