@@ -42,6 +42,9 @@ public final class APIHandler: HTTPHandler {
     /// Parked calls waiting now.
     public var waitingCount: Int { context.wakeups.count }
 
+    /// Calls of one key that may wait at the same time (`overview.md#rate-limits`).
+    static let waitingCallsPerKey = 32
+
     // MARK: HTTPHandler
 
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
@@ -52,9 +55,18 @@ public final class APIHandler: HTTPHandler {
             record.status = response.status
             finish(record)
         case .park(let wait):
+            let keyID = record.principal?.keyID
+            if let keyID, context.wakeups.count(of: keyID) >= Self.waitingCallsPerKey {
+                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process.
+                let refusal = APIError.rateLimited(retryAfter: 1)
+                record.note(refusal)
+                responder.respond(refusal.response)
+                finish(record)
+                return
+            }
             record.parked = true
             let parked = responder.park(timeout: wait.timeout)
-            let waiter = Waiter(wait: wait, record: record, parked: parked) { [weak self] waiter in
+            let waiter = Waiter(wait: wait, record: record, keyID: keyID, parked: parked) { [weak self] waiter in
                 self?.context.wakeups.remove(waiter)
                 self?.finish(waiter.record)
             }

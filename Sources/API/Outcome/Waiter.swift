@@ -5,12 +5,15 @@ import HTTP
 /// ends it without an answer. Either way `ended` gets it, with the record complete.
 final class Waiter {
     let wait: Wait
+    /// The key whose waiting calls this one counts toward, if an API key sent it.
+    let keyID: String?
     private(set) var record: RequestRecord
     private let parked: ParkedRequest
     private let ended: (Waiter) -> Void
 
-    init(wait: Wait, record: RequestRecord, parked: ParkedRequest, ended: @escaping (Waiter) -> Void) {
+    init(wait: Wait, record: RequestRecord, keyID: String?, parked: ParkedRequest, ended: @escaping (Waiter) -> Void) {
         self.wait = wait
+        self.keyID = keyID
         self.record = record
         self.parked = parked
         self.ended = ended

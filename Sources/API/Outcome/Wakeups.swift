@@ -13,24 +13,34 @@ final class Wakeups {
         self.loop = loop
     }
 
+    /// Every parked call, topics or not.
+    private var active: [ObjectIdentifier: Waiter] = [:]
+    private var countByKey: [String: Int] = [:]
+
     /// Parked calls waiting now.
-    private(set) var count = 0
+    var count: Int { active.count }
+
+    /// Parked calls of one key waiting now.
+    func count(of keyID: String) -> Int { countByKey[keyID] ?? 0 }
 
     func add(_ waiter: Waiter) {
-        count += 1
+        guard active.updateValue(waiter, forKey: ObjectIdentifier(waiter)) == nil else { return }
+        if let keyID = waiter.keyID { countByKey[keyID, default: 0] += 1 }
         for topic in waiter.wait.topics {
             waiters[topic, default: [:]][ObjectIdentifier(waiter)] = waiter
         }
     }
 
     func remove(_ waiter: Waiter) {
-        var found = false
+        guard active.removeValue(forKey: ObjectIdentifier(waiter)) != nil else { return }
         for topic in waiter.wait.topics {
-            guard waiters[topic]?.removeValue(forKey: ObjectIdentifier(waiter)) != nil else { continue }
-            found = true
+            waiters[topic]?.removeValue(forKey: ObjectIdentifier(waiter))
             if waiters[topic]?.isEmpty == true { waiters[topic] = nil }
         }
-        if found { count -= 1 }
+        if let keyID = waiter.keyID {
+            countByKey[keyID, default: 1] -= 1
+            if countByKey[keyID] == 0 { countByKey[keyID] = nil }
+        }
     }
 
     /// Something under `topic` changed: its waiters look again, soon.

@@ -10,6 +10,12 @@ public enum Principal: Sendable, Equatable {
         }
     }
 
+    /// The key's ID when an API key sent the request.
+    public var keyID: String? {
+        if case .key(let use) = self { return use.keyID }
+        return nil
+    }
+
     /// The rate-limit bucket of the credential.
     public var credentialID: String {
         switch self {

@@ -150,4 +150,40 @@ import Testing
         #expect(api.records.map(\.status) == [401, 404])
         #expect(api.records.map(\.route) == ["/v1/keys", nil])
     }
+
+    /// `rest-api.md#wait-for-the-answer`: 32 waiting calls per key; the 33rd is `429`, a
+    /// call that does not wait is not counted, and a client that goes away frees its place.
+    @Test func aKeyHasThirtyTwoWaitingCalls() throws {
+        let api = try server()
+        let token = try api.accountToken()
+        let secret = try api.keySecret(token: token)
+        let other = try api.keySecret(token: token, label: "Other")
+        var clients: [TestClient] = []
+        for index in 0..<32 {
+            let client = api.loopback.connect()
+            api.get(client, "/test/things/t\(index)?wait=50", token: secret)
+            clients.append(client)
+        }
+        api.loopback.pump { api.handler.waitingCount == 32 }
+        #expect(api.handler.waitingCount == 32)
+
+        let refused = api.loopback.connect()
+        api.get(refused, "/test/things/x?wait=50", token: secret)
+        let answer = api.loopback.response(refused)
+        #expect(answer?.status == 429)
+        #expect(answer?.header("Retry-After") == "1")
+        // Without a wait, and for another key, nothing is refused.
+        api.get(refused, "/test/things/x?wait=0", token: secret)
+        #expect(api.loopback.response(refused)?.status == 200)
+        let otherClient = api.loopback.connect()
+        api.get(otherClient, "/test/things/y?wait=50", token: other)
+        api.loopback.pump { api.handler.waitingCount == 33 }
+        #expect(api.handler.waitingCount == 33)
+
+        clients.removeFirst().close()
+        api.loopback.pump { api.handler.waitingCount == 32 }
+        api.get(refused, "/test/things/x?wait=50", token: secret)
+        api.loopback.pump { api.handler.waitingCount == 33 }
+        #expect(api.handler.waitingCount == 33)
+    }
 }

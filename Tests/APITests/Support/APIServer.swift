@@ -37,6 +37,16 @@ final class APIServer {
         return String(text[start.lowerBound...].prefix(47))
     }
 
+    /// A new key's secret, made with the account token.
+    func keySecret(token: String, label: String = "Cursor") throws -> String {
+        let client = loopback.connect()
+        let body = #"{"label":"\#(label)"}"#
+        client.send("POST /v1/keys HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        let text = loopback.response(client)?.bodyText ?? ""
+        guard let start = text.firstRange(of: #""secret":""#) else { throw HarnessError.notAnImmediateAnswer }
+        return String(text[start.upperBound...].prefix(47))
+    }
+
     func get(_ client: TestClient, _ target: String, token: String) {
         client.send("GET \(target) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
     }
