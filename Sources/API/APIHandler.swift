@@ -49,37 +49,24 @@ public final class APIHandler: HTTPHandler {
 
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
         var record = RequestRecord(method: request.method, receivedAt: request.receivedAt)
-        switch outcome(for: request, record: &record) {
-        case .respond(let response):
-            responder.respond(response)
-            record.status = response.status
-            finish(record)
-        case .park(let wait):
-            let keyID = record.principal?.keyID
-            if let keyID, context.wakeups.count(of: keyID) >= Self.waitingCallsPerKey {
-                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process.
-                let refusal = APIError.rateLimited(retryAfter: 1)
-                record.note(refusal)
-                responder.respond(refusal.response)
-                finish(record)
-                return
-            }
-            record.parked = true
-            let parked = responder.park(timeout: wait.timeout)
-            let waiter = Waiter(wait: wait, record: record, keyID: keyID, parked: parked) { [weak self] waiter in
-                self?.context.wakeups.remove(waiter)
-                self?.finish(waiter.record)
-            }
-            context.wakeups.add(waiter)
-        case .stream(let opening):
-            let stream = responder.openEventStream(pingInterval: opening.pingInterval, headers: opening.headers)
-            record.status = 200
-            stream.onClose = { [weak self] _ in
-                var ended = record
-                ended.ending = .streamEnded
-                self?.finish(ended)
-            }
-            opening.opened(stream)
+        let prepared: Prepared
+        do {
+            prepared = try prepare(request, record: &record)
+        } catch {
+            deliver(.respond(failure(error, &record)), to: .responder(responder), record: record)
+            return
+        }
+        guard prepared.endpoint.writes else {
+            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
+            return
+        }
+        switch takeWriteLock() {
+        case .held:
+            deliver(executeHoldingLock(prepared, record: &record), to: .responder(responder), record: record)
+        case .busy:
+            waitForWriteLock(prepared, record: record, parked: responder.park(timeout: Self.writeLockWait))
+        case .unavailable:
+            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
         }
     }
 
@@ -94,18 +81,33 @@ public final class APIHandler: HTTPHandler {
 
     // MARK: Steps
 
-    /// What to do with `request`, errors already turned into answers.
+    /// A request that matched an endpoint, with its parsed body.
+    struct Prepared {
+        let request: HTTPRequest
+        let endpoint: Endpoint
+        let parameters: PathParameters
+        let body: JSON?
+    }
+
+    /// What to do with `request`, errors already turned into answers; a write lock held
+    /// elsewhere is `503` at once (the server waits for it in `handle` instead).
     func outcome(for request: HTTPRequest, record: inout RequestRecord) -> Outcome {
+        let prepared: Prepared
         do {
-            return try run(request, record: &record)
+            prepared = try prepare(request, record: &record)
         } catch {
-            let failure = APIError.from(error)
-            record.note(failure)
-            return .respond(failure.response)
+            return .respond(failure(error, &record))
+        }
+        guard prepared.endpoint.writes else { return execute(prepared, record: &record) }
+        switch takeWriteLock() {
+        case .held: return executeHoldingLock(prepared, record: &record)
+        case .busy: return .respond(failure(StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds), &record))
+        case .unavailable: return execute(prepared, record: &record)
         }
     }
 
-    private func run(_ request: HTTPRequest, record: inout RequestRecord) throws -> Outcome {
+    /// Routing and the body: everything that needs no credential and no store.
+    private func prepare(_ request: HTTPRequest, record: inout RequestRecord) throws -> Prepared {
         let path = Route.segments(of: request.head.pathBytes)
         guard let (route, parameters) = router.match(path) else { throw APIError.notFound }
         record.route = route.pattern
@@ -120,16 +122,31 @@ public final class APIHandler: HTTPHandler {
                 throw APIError.badJSON
             }
         }
-        var principal: Principal?
-        if endpoint.needsCredential {
-            principal = try gate.admit(request, to: endpoint, record: &record)
+        return Prepared(request: request, endpoint: endpoint, parameters: parameters, body: body)
+    }
+
+    /// The gate, then the endpoint.
+    func execute(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
+        do {
+            var principal: Principal?
+            if prepared.endpoint.needsCredential {
+                principal = try gate.admit(prepared.request, to: prepared.endpoint, record: &record)
+            }
+            var call = Call(request: prepared.request, path: prepared.parameters, body: prepared.body)
+            return try prepared.endpoint.run(&call, principal)
+        } catch {
+            return .respond(failure(error, &record))
         }
-        var call = Call(request: request, path: parameters, body: body)
-        return try endpoint.run(&call, principal)
+    }
+
+    func failure(_ error: any Error, _ record: inout RequestRecord) -> HTTPResponse {
+        let failure = APIError.from(error)
+        record.note(failure)
+        return failure.response
     }
 
     /// The end of a request: its duration, the debug line, the hook.
-    private func finish(_ record: RequestRecord) {
+    func finish(_ record: RequestRecord) {
         var record = record
         record.duration = context.loop.clock.now - record.receivedAt
         if Log.enabled(.debug) {

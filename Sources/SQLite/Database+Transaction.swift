@@ -56,6 +56,41 @@ extension Database {
         return result
     }
 
+    /// BEGIN <kind>, left open: a transaction that spans more than one call (the API holds
+    /// the write lock for a whole request). Calls of `transaction` inside it are savepoints.
+    /// End it with `commit()` or `rollBackAll()`. With `busyTimeoutMillis` 0, a lock held
+    /// elsewhere fails at once with SQLITE_BUSY, and nothing was begun.
+    public func begin(_ kind: TransactionKind = .immediate) throws(SQLiteError) {
+        guard transactionDepth == 0 else { throw .misuse("begin inside a transaction") }
+        if abandonedTransaction && isInTransaction {
+            try statement("ROLLBACK").run()
+        }
+        abandonedTransaction = false
+        try statement(kind.begin).run()
+        transactionDepth = 1
+    }
+
+    /// COMMIT of a transaction from `begin`. If it fails, everything is rolled back and the
+    /// error thrown: when this returns, the changes are committed.
+    public func commit() throws(SQLiteError) {
+        guard transactionDepth == 1 else { throw .misuse("commit without begin") }
+        defer { transactionDepth = 0 }
+        do throws(SQLiteError) {
+            guard isInTransaction else { throw Self.rolledBack() }
+            try statement("COMMIT").run()
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    /// Undoes a transaction from `begin`.
+    public func rollBackAll() {
+        guard transactionDepth == 1 else { return }
+        transactionDepth = 0
+        rollBack()
+    }
+
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
         // Outside a transaction SAVEPOINT would begin a new one, and RELEASE commit it on
         // its own: the outer transaction is gone, so its body must fail.

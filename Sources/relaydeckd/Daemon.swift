@@ -27,6 +27,9 @@ final class Daemon {
         loop = try EventLoop()
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
+        // The loop never sleeps in SQLite's busy handler: a write lock held by another
+        // process parks the request and retries on a timer (API's write lock).
+        options.busyTimeoutMillis = 0
         store = Store(path: config.databasePath, options: options)
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         var apiConfiguration = APIConfiguration()

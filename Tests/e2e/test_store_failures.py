@@ -9,6 +9,7 @@ import pytest
 
 from api import STORE_UNAVAILABLE, assert_error, create_account
 from http_clients import CurlClient, PythonClient
+from raw_http import RawConnection, request_bytes
 from server_process import wait_until
 
 UNAVAILABLE_HEALTH = {"status": "unavailable", "store": "unavailable"}
@@ -89,6 +90,54 @@ def test_write_lock_held_past_the_busy_timeout_gives_503_then_recovers(start_ser
     assert response.status == 201, response
     assert py.call("GET", "/v1/account", token=token).status == 200
     assert py.call("GET", "/health").json == {"status": "ok", "store": "ok"}
+
+
+def test_a_write_waiting_for_the_lock_does_not_stop_reads(start_server, tmp_path):
+    """The loop never sleeps in SQLite's busy handler: while another process holds the write
+    lock, a write waits on a timer, and reads, /health and other clients go on at once."""
+    db = tmp_path / "locked.db"
+    server = start_server({"DATABASE_PATH": str(db)})
+    py = PythonClient(server.host, server.port, timeout=30)
+    _, token = create_account(py)
+
+    locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), "6"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert locker.stdout.readline().strip() == "locked"
+        writer = RawConnection(server.port, timeout=30)
+        writer.send(request_bytes("POST", "/v1/accounts", b"{}"))
+        time.sleep(0.2)
+        for _ in range(5):
+            started = time.monotonic()
+            assert py.call("GET", "/health").status == 200
+            assert py.call("GET", "/v1/account", token=token).status == 200
+            assert time.monotonic() - started < 0.5
+        assert_store_unavailable(writer.read_response())
+        writer.close()
+    finally:
+        if locker.poll() is None:
+            locker.kill()
+            locker.wait()
+
+
+def test_a_write_gets_the_lock_as_soon_as_it_is_released(start_server, tmp_path):
+    db = tmp_path / "locked.db"
+    server = start_server({"DATABASE_PATH": str(db)})
+    py = PythonClient(server.host, server.port, timeout=30)
+    create_account(py)
+
+    locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), "1.5"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert locker.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        response = py.call("POST", "/v1/accounts", json={})
+        waited = time.monotonic() - started
+        assert response.status == 201, response
+        assert 1.0 <= waited < 3.0, waited
+        assert locker.wait(timeout=10) == 0
+    finally:
+        if locker.poll() is None:
+            locker.kill()
+            locker.wait()
 
 
 @pytest.mark.slow

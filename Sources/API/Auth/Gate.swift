@@ -27,7 +27,12 @@ struct Gate {
         case .key(let use):
             let host = request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
             record.host = host
-            try context.services.keys.recordUse(use, host: host)
+            do {
+                try context.services.keys.recordUse(use, host: host)
+            } catch StoreError.unavailable {
+                // A read while another process holds the write lock: the use is noted by a
+                // later request, and the read goes on.
+            }
         }
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }

@@ -19,11 +19,16 @@ struct Endpoint {
     let method: HTTPMethod
     /// Whether the endpoint reads a JSON body; others ignore what is sent.
     let takesBody: Bool
+    /// Whether it may change the store: it then runs holding the write lock (see
+    /// `APIHandler+WriteLock`). Every method but GET and HEAD does; a GET that writes (a
+    /// read that marks items read) says so.
+    let writes: Bool
     let access: Access
 
-    init(_ method: HTTPMethod, body: Bool = false, _ access: Access) {
+    init(_ method: HTTPMethod, body: Bool = false, writes: Bool? = nil, _ access: Access) {
         self.method = method
         takesBody = body
+        self.writes = writes ?? (method != .get && method != .head)
         self.access = access
     }
 

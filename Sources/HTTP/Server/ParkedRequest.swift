@@ -22,6 +22,14 @@ public final class ParkedRequest {
         timer = loop.schedule(after: timeout) { [weak self] in self?.expire() }
     }
 
+    /// Starts the time over: the request now waits `timeout` from here (a request that
+    /// waited for one thing and now waits for another).
+    public func restartTimer(_ timeout: TimeSpan) {
+        guard isActive, let loop = connection?.server.loop else { return }
+        if let timer { loop.cancel(timer) }
+        arm(loop: loop, timeout: timeout)
+    }
+
     public func respond(_ response: HTTPResponse) {
         guard isActive else { return }
         finish()

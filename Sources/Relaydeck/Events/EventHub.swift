@@ -32,7 +32,32 @@ public final class EventHub {
 
     public var subscriberCount: Int { subscribers.count }
 
+    /// Changes published while a transaction that spans a whole request is open: a service
+    /// that returned has only released a savepoint, and the request's COMMIT may still fail.
+    private var held: [Change]?
+
+    /// From now on, changes wait for `release` (after COMMIT) or `discard` (after ROLLBACK).
+    public func hold() {
+        if held == nil { held = [] }
+    }
+
+    /// Publishes what waited, in order.
+    public func release() {
+        guard let changes = held else { return }
+        held = nil
+        publish(changes)
+    }
+
+    /// Drops what waited: it never happened.
+    public func discard() {
+        held = nil
+    }
+
     public func publish(_ change: Change) {
+        if held != nil {
+            held?.append(change)
+            return
+        }
         queue.append(change)
         guard !delivering else { return }
         delivering = true

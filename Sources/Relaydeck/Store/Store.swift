@@ -88,6 +88,46 @@ public final class Store {
         }
     }
 
+    /// What `tryBeginWrite` found.
+    public enum WriteLock: Sendable, Equatable {
+        /// The write lock is held: a transaction is open until `commitWrite` or
+        /// `abandonWrite`; `write` calls inside it are savepoints.
+        case held
+        /// Another connection holds it (a backup, an operator's `sqlite3`): try again later.
+        case busy
+    }
+
+    /// Takes the write lock without waiting, so the loop never sleeps in SQLite's busy
+    /// handler (the connection's busy timeout is 0 in the server). A busy lock is no failure
+    /// of the store: it is not logged and does not end a good health answer.
+    public func tryBeginWrite() throws(StoreError) -> WriteLock {
+        let database = try connection()
+        do {
+            try database.begin(.immediate)
+            return .held
+        } catch where error.primaryCode == 5 /* SQLITE_BUSY */ {
+            return .busy
+        } catch {
+            throw translate(error)
+        }
+    }
+
+    /// Commits the transaction of `tryBeginWrite`. When it throws, nothing of it is kept.
+    public func commitWrite() throws(StoreError) {
+        guard let database else { throw StoreError.unavailable(retryAfterSeconds: Self.retryAfterSeconds) }
+        do {
+            try database.commit()
+            if failing { recovered() }
+        } catch {
+            throw translate(error)
+        }
+    }
+
+    /// Rolls back the transaction of `tryBeginWrite`.
+    public func abandonWrite() {
+        database?.rollBackAll()
+    }
+
     /// True when the store answers a read that touches the file. A good answer holds for
     /// `healthTTLMillis`: a monitor (or a load balancer) asking many times a second costs one
     /// check, not a locked read each time (two `fcntl` calls in WAL mode). Any failure of any

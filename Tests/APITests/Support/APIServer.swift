@@ -5,18 +5,24 @@ import EventLoop
 import HTTP
 import HTTPTestSupport
 import Relaydeck
+import SQLite
 
 /// The API handler behind a real HTTP server on 127.0.0.1, for what only `handle` does:
 /// parking, streaming, and the after-response hook. One thread; the test pumps the loop.
 final class APIServer {
     let wall = ManualClock()
     let loopback: LoopbackServer
-    let store = Store(path: ":memory:")
+    let store: Store
     let handler: APIHandler
     /// Every record the after-response hook got, in order.
     private(set) var records: [RequestRecord] = []
 
-    init(extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
+    /// `storePath` nil: in memory. The store never waits in SQLite's busy handler, as in the
+    /// server.
+    init(storePath: String? = nil, extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
+        var options = Database.Options()
+        options.busyTimeoutMillis = 0
+        store = Store(path: storePath ?? ":memory:", options: options)
         _ = try store.open()
         let clock = ManualClock()
         let loop = try EventLoop(clock: clock)

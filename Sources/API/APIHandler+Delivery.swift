@@ -1,0 +1,62 @@
+import HTTP
+import Relaydeck
+
+extension APIHandler {
+    /// Where an outcome goes: the responder of a request being handled, or a request that
+    /// was parked while it waited for the write lock.
+    enum Channel {
+        case responder(HTTPResponder)
+        case parked(ParkedRequest)
+    }
+
+    /// Carries out an outcome: answers, parks (32 waiting calls per key at most), or opens
+    /// a stream; the record goes to the hook once the answer is out.
+    func deliver(_ outcome: Outcome, to channel: Channel, record: RequestRecord) {
+        var record = record
+        switch outcome {
+        case .respond(let response):
+            switch channel {
+            case .responder(let responder): responder.respond(response)
+            case .parked(let parked): parked.respond(response)
+            }
+            record.status = response.status
+            finish(record)
+        case .park(let wait):
+            let keyID = record.principal?.keyID
+            if let keyID, context.wakeups.count(of: keyID) >= Self.waitingCallsPerKey {
+                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process.
+                deliver(.respond(failure(APIError.rateLimited(retryAfter: 1), &record)), to: channel, record: record)
+                return
+            }
+            record.parked = true
+            let parked: ParkedRequest
+            switch channel {
+            case .responder(let responder):
+                parked = responder.park(timeout: wait.timeout)
+            case .parked(let waiting):
+                waiting.restartTimer(wait.timeout)
+                parked = waiting
+            }
+            let waiter = Waiter(wait: wait, record: record, keyID: keyID, parked: parked) { [weak self] waiter in
+                self?.context.wakeups.remove(waiter)
+                self?.finish(waiter.record)
+            }
+            context.wakeups.add(waiter)
+        case .stream(let opening):
+            guard case .responder(let responder) = channel else {
+                // A stream endpoint takes no write lock, so it is never answered late.
+                deliver(.respond(failure(APIError.defect("a stream after a wait for the write lock"), &record)),
+                        to: channel, record: record)
+                return
+            }
+            let stream = responder.openEventStream(pingInterval: opening.pingInterval, headers: opening.headers)
+            record.status = 200
+            stream.onClose = { [weak self] _ in
+                var ended = record
+                ended.ending = .streamEnded
+                self?.finish(ended)
+            }
+            opening.opened(stream)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import EventLoop
+import HTTP
+import Relaydeck
+
+/// A request that changes the store holds SQLite's write lock from before its credential is
+/// checked until its answer is built, in one transaction: the services' own transactions are
+/// savepoints inside it. The lock is taken without waiting; while another process holds it
+/// (a backup, an operator's `sqlite3`) the request is parked and tries again on a timer, so
+/// reads, `/health`, waiting calls and streams go on; after `writeLockWait` it is `503`.
+extension APIHandler {
+    /// How long a write waits for a lock held elsewhere.
+    static let writeLockWait = TimeSpan.seconds(5)
+
+    enum LockAttempt {
+        case held
+        case busy
+        /// The store cannot be reached at all: the request runs without the lock, so what
+        /// is refused before the store is asked (a `422` body) is refused as usual, and
+        /// what needs the store answers `503` by itself.
+        case unavailable
+    }
+
+    func takeWriteLock() -> LockAttempt {
+        do {
+            switch try context.services.store.tryBeginWrite() {
+            case .held:
+                // Changes wait for the COMMIT: a subscriber never sees one that rolls back.
+                context.services.hub.hold()
+                return .held
+            case .busy:
+                return .busy
+            }
+        } catch {
+            return .unavailable
+        }
+    }
+
+    /// Runs the request with the lock held, then commits whatever it wrote (an endpoint
+    /// that failed has already undone its own savepoint; the key's use stays recorded).
+    func executeHoldingLock(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
+        let outcome = execute(prepared, record: &record)
+        let store = context.services.store
+        do {
+            try store.commitWrite()
+            context.services.hub.release()
+            return outcome
+        } catch {
+            store.abandonWrite()
+            context.services.hub.discard()
+            return .respond(failure(error, &record))
+        }
+    }
+
+    /// Tries again soon, and more slowly the longer the lock stays held; the parked
+    /// request's own timer ends the wait with `503`.
+    func waitForWriteLock(_ prepared: Prepared, record: RequestRecord, parked: ParkedRequest) {
+        let attempt = WriteLockAttempt(handler: self, prepared: prepared, record: record, parked: parked)
+        attempt.schedule(after: .milliseconds(5))
+    }
+}
+
+/// One request waiting for the write lock.
+final class WriteLockAttempt {
+    private unowned let handler: APIHandler
+    private let prepared: APIHandler.Prepared
+    private var record: RequestRecord
+    private let parked: ParkedRequest
+    private var timer: LoopTimer?
+    private var delay = TimeSpan.milliseconds(5)
+
+    init(handler: APIHandler, prepared: APIHandler.Prepared, record: RequestRecord, parked: ParkedRequest) {
+        self.handler = handler
+        self.prepared = prepared
+        self.record = record
+        self.parked = parked
+        self.record.parked = true
+        // The parked request drops these closures when it ends, which breaks the cycle.
+        parked.onTimeout = { [self] _ in giveUp() }
+        parked.onCancel = { [self] _ in clientWentAway() }
+    }
+
+    private var loop: EventLoop { handler.context.loop }
+
+    func schedule(after span: TimeSpan) {
+        timer = loop.schedule(after: span) { [self] in tryAgain() }
+    }
+
+    private func tryAgain() {
+        timer = nil
+        guard parked.isActive else { return }
+        switch handler.takeWriteLock() {
+        case .held:
+            let outcome = handler.executeHoldingLock(prepared, record: &record)
+            handler.deliver(outcome, to: .parked(parked), record: record)
+        case .busy:
+            delay = min(delay + delay, .milliseconds(50))
+            schedule(after: delay)
+        case .unavailable:
+            handler.deliver(handler.execute(prepared, record: &record), to: .parked(parked), record: record)
+        }
+    }
+
+    private func giveUp() {
+        cancelTimer()
+        let unavailable = StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
+        handler.deliver(.respond(handler.failure(unavailable, &record)), to: .parked(parked), record: record)
+    }
+
+    private func clientWentAway() {
+        cancelTimer()
+        record.ending = .clientWentAway
+        handler.finish(record)
+    }
+
+    private func cancelTimer() {
+        if let timer { loop.cancel(timer) }
+        timer = nil
+    }
+}
