@@ -10,6 +10,7 @@ public struct Services {
     public let accounts: Accounts
     public let keys: Keys
     public let authenticator: Authenticator
+    public let questions: Questions
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
@@ -19,5 +20,6 @@ public struct Services {
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
+        questions = Questions(store: store, clock: clock, random: random, hub: hub)
     }
 }

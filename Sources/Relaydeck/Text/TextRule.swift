@@ -89,4 +89,10 @@ public enum TextProblem: Error, Sendable, Equatable {
 extension TextRule {
     /// Key `label` (`overview.md#limits`).
     public static let keyLabel = TextRule(characters: 1...40)
+    /// Question `prompt`.
+    public static let questionPrompt = TextRule(characters: 1...300)
+    /// One question option.
+    public static let questionOption = TextRule(characters: 1...30)
+    /// A typed answer: only the white space at its two ends goes.
+    public static let typedAnswer = TextRule(characters: 1...1_000, oneLine: false, trimmed: true)
 }

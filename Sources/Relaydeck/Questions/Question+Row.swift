@@ -1,0 +1,62 @@
+import JSON
+import SQLite
+
+extension Question {
+    /// Decodes a row of `Questions.SQL.columns`, by name.
+    init(row: Row) throws {
+        let optionsText = try row.text("options")
+        guard case .array(let values)? = try? JSONParser.parse(Array(optionsText.utf8)) else {
+            throw SQLiteError(code: 20, message: "the result column options is not a JSON array", sql: row.statement.sql)
+        }
+        self.init(
+            id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
+            taskID: try row.optionalText("task_id"), prompt: try row.text("prompt"),
+            kind: try Self.decode(Kind.self, try row.text("kind"), row),
+            options: values.compactMap(\.stringValue), status: try Self.decode(Status.self, try row.text("status"), row),
+            answer: try row.optionalText("answer"), createdAt: try row.int64("created_at"),
+            answeredAt: try row.optionalInt64("answered_at"), expiresAt: try row.int64("expires_at"))
+    }
+
+    private static func decode<Value: RawRepresentable<String>>(_ type: Value.Type, _ text: String, _ row: Row) throws -> Value {
+        guard let value = Value(rawValue: text) else {
+            throw SQLiteError(code: 20, message: "the result holds an unknown \(Value.self) \(text)", sql: row.statement.sql)
+        }
+        return value
+    }
+}
+
+extension Questions {
+    enum SQL {
+        static let columns = """
+            q.id AS id, q.account_id AS account_id, q.key_id AS key_id, q.task_id AS task_id, q.prompt AS prompt, \
+            q.kind AS kind, q.options AS options, q.status AS status, q.answer AS answer, q.created_at AS created_at, \
+            q.answered_at AS answered_at, q.expires_at AS expires_at
+            """
+        /// Questions of live keys only: a deleted key's questions are gone at once.
+        static let live = "JOIN keys k ON k.id = q.key_id AND k.deleted_at IS NULL"
+        static let get = "SELECT \(columns) FROM questions q \(live) WHERE q.id = ?"
+        static let listForKey = """
+            SELECT \(columns) FROM questions q \(live) WHERE q.key_id = ?1 \
+            AND q.status IN (SELECT value FROM json_each(?2)) ORDER BY q.created_at DESC, q.id DESC LIMIT ?3
+            """
+        static let listForAccount = """
+            SELECT \(columns) FROM questions q \(live) WHERE q.account_id = ?1 \
+            AND q.status IN (SELECT value FROM json_each(?2)) ORDER BY q.created_at DESC, q.id DESC LIMIT ?3
+            """
+        static let taskOfKey = "SELECT 1 FROM tasks WHERE id = ? AND key_id = ?"
+        static let countPending = "SELECT count(*) AS n FROM questions WHERE key_id = ? AND status = 'pending'"
+        static let insert = """
+            INSERT INTO questions (id, account_id, key_id, task_id, prompt, kind, options, status, created_at, expires_at) \
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+            """
+        static let answer = """
+            UPDATE questions SET status = 'answered', answer = ?, answered_at = ?, closed_at = ? \
+            WHERE id = ? AND status = 'pending'
+            """
+        static let cancel = "UPDATE questions SET status = 'cancelled', closed_at = ? WHERE id = ? AND status = 'pending'"
+        static let expire = "UPDATE questions SET status = 'expired', closed_at = ? WHERE id = ? AND status = 'pending'"
+        static let due = "SELECT id FROM questions WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
+        static let pendingOfTask = "SELECT id FROM questions WHERE task_id = ? AND status = 'pending'"
+        static let nextExpiry = "SELECT min(expires_at) AS at FROM questions WHERE status = 'pending'"
+    }
+}

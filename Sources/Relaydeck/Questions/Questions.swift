@@ -1,0 +1,137 @@
+import Clock
+import JSON
+import SQLite
+
+/// The questions of the agents to the person (`rest-api.md#questions`). A question leaves
+/// `pending` once: answered by the person, cancelled by its agent (or with its task), or
+/// expired at `expires_at` (by the timer within seconds, at once when it is read or
+/// answered). Every change is one transaction whose `WHERE status = 'pending'` makes the
+/// first change win.
+public final class Questions {
+    /// `overview.md#limits`
+    public static let maxPendingPerKey = 20
+    public static let expiresIn = 60...86_400
+    public static let defaultExpiresIn = 3_600
+    public static let optionCount = 2...4
+    /// `GET /v1/questions` gives this many at most, newest first.
+    public static let listLimit = 100
+
+    let store: Store
+    let clock: any Clock
+    private let random: any RandomSource
+    let hub: EventHub
+
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.hub = hub
+    }
+
+    /// What an agent asks; checked by the caller's field reader (`QuestionDraft.problems`
+    /// names the rules that join fields).
+    public struct Draft: Sendable {
+        public var prompt: CheckedText
+        public var kind: Question.Kind
+        public var options: [CheckedText]
+        public var taskID: String?
+        public var expiresIn: Int
+
+        public init(prompt: CheckedText, kind: Question.Kind, options: [CheckedText], taskID: String?, expiresIn: Int) {
+            self.prompt = prompt
+            self.kind = kind
+            self.options = options
+            self.taskID = taskID
+            self.expiresIn = expiresIn
+        }
+    }
+
+    /// Asks a question for `keyID`: the task, if any, must be a task of the same key; 20
+    /// pending questions per key.
+    public func ask(accountID: String, keyID: String, _ draft: Draft) throws -> Question {
+        let now = clock.wallMillis
+        let options = draft.kind == .confirm ? Question.confirmOptions : draft.options.map(\.value)
+        let question = Question(
+            id: Identifier.make("qst_", millis: now, random: random), accountID: accountID, keyID: keyID,
+            taskID: draft.taskID, prompt: draft.prompt.value, kind: draft.kind, options: options, status: .pending,
+            answer: nil, createdAt: now, answeredAt: nil, expiresAt: now + Int64(draft.expiresIn) * 1000)
+        var expired: [Change] = []
+        try store.write { db in
+            expired = try expireDue(db, now: now)
+            if let taskID = draft.taskID {
+                guard try db.exists(SQL.taskOfKey, .text(taskID), .text(keyID)) else {
+                    throw DomainError.notFound("Task not found.")
+                }
+            }
+            let pending = try db.count(SQL.countPending, .text(keyID))
+            if pending >= Self.maxPendingPerKey {
+                throw DomainError.conflict("A key can have \(Self.maxPendingPerKey) pending questions.")
+            }
+            try db.statement(SQL.insert).run(
+                .text(question.id), .text(accountID), .text(keyID), draft.taskID.map { .text($0) } ?? .null,
+                .text(question.prompt), .text(question.kind.rawValue), .text(Self.encode(options)),
+                .integer(now), .integer(question.expiresAt))
+        }
+        hub.publish(expired)
+        hub.publish(Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID)))
+        return question
+    }
+
+    /// The questions `scope` may see with one of `statuses`, newest first.
+    public func list(_ scope: Scope, statuses: [Question.Status]) throws -> [Question] {
+        try expireDue()
+        return try store.read { db in
+            let (sql, owner) = switch scope {
+            case .account(let id): (SQL.listForAccount, id)
+            case .key(let id): (SQL.listForKey, id)
+            }
+            let statement = try db.statement(sql)
+            try statement.bind(owner, at: 1)
+            try statement.bind(Self.encode(statuses.map(\.rawValue)), at: 2)
+            try statement.bind(Int64(Self.listLimit), at: 3)
+            var questions: [Question] = []
+            while let row = try statement.nextRow() {
+                questions.append(try Question(row: row))
+            }
+            return questions
+        }
+    }
+
+    /// One question `scope` may see; a pending one past `expires_at` expires now.
+    public func get(_ scope: Scope, id: String) throws -> Question {
+        let question = try store.read { db in try Self.fetch(db, scope, id: id) }
+        guard question.status == .pending, question.expiresAt <= clock.wallMillis else { return question }
+        try expireDue()
+        return try store.read { db in try Self.fetch(db, scope, id: id) }
+    }
+
+    /// Who asks: the account sees the questions of all its keys, a key its own.
+    public enum Scope: Sendable {
+        case account(String)
+        case key(String)
+    }
+
+    static func load(_ db: Database, id: String) throws -> Question? {
+        let statement = try db.statement(SQL.get)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        return try statement.nextRow().map { row throws in try Question(row: row) }
+    }
+
+    static func fetch(_ db: Database, _ scope: Scope, id: String) throws -> Question {
+        guard let question = try load(db, id: id) else { throw DomainError.notFound("Question not found.") }
+        switch scope {
+        case .account(let accountID) where question.accountID == accountID: return question
+        case .key(let keyID) where question.keyID == keyID: return question
+        default: throw DomainError.notFound("Question not found.")
+        }
+    }
+
+    static func encode(_ strings: [String]) -> String {
+        var writer = JSONWriter(capacity: 64)
+        writer.beginArray()
+        for string in strings { writer.string(string) }
+        writer.endArray()
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
