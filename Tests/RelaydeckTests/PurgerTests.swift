@@ -1,4 +1,5 @@
 @testable import Relaydeck
+import SQLite
 import Testing
 
 @Suite struct PurgerTests {
@@ -84,4 +85,69 @@ import Testing
         #expect(try purger.hasWork() == false)
         #expect(try purger.step() == false)
     }
+}
+
+@Suite struct PurgerOwnedRowsTests {
+    /// A deleted key's tasks, questions, inbox and activity go before the key itself, and a
+    /// deleted account's devices and registrations before the account; nothing of a live
+    /// key or account is touched.
+    @Test(arguments: StoreKind.allCases)
+    func whatADeletedKeyOrAccountOwnedGoesFirst(kind: StoreKind) throws {
+        let test = try TestStore(kind)
+        let (doomed, _, doomedKeys) = try test.account(withKeys: 2)
+        let (kept, _, keptKeys) = try test.account(withKeys: 1)
+        for (account, key) in [(doomed.id, doomedKeys[0].key.id), (doomed.id, doomedKeys[1].key.id), (kept.id, keptKeys[0].key.id)] {
+            try test.store.write { db in
+                for n in 0..<150 {
+                    try db.statement(Self.insertTask).run(.text("tsk_\(key)_\(n)"), .text(account), .text(key))
+                    try db.statement(Self.insertActivity).run(.text("act_\(key)_\(n)"), .text(key))
+                }
+                try db.statement(Self.insertQuestion).run(.text("qst_\(key)"), .text(account), .text(key))
+                try db.statement(Self.insertInbox).run(.text("inb_\(key)"), .text(account), .text(key))
+                try db.statement(Self.insertDevice).run(.text("dev_\(key)"), .text(account))
+                try db.statement(Self.insertLiveActivity).run(.text("tsk_\(key)_0"), .text("dev_\(key)"), .text(account))
+            }
+        }
+        try test.keys.delete(accountID: doomed.id, keyID: doomedKeys[0].key.id)
+        try test.accounts.delete(doomed.id)
+        let purger = Purger(store: test.store)
+        var steps = 0
+        while try purger.step() { steps += 1 }
+        #expect(steps >= 2)
+        for table in ["tasks", "questions", "inbox_items", "devices", "live_activities", "keys"] {
+            #expect(try test.rowCount(table, where: "account_id = '\(doomed.id)'") == 0, "\(table)")
+        }
+        let doomedKeyIDs = doomedKeys.map { "'\($0.key.id)'" }.joined(separator: ", ")
+        #expect(try test.rowCount("activity", where: "key_id IN (\(doomedKeyIDs))") == 0)
+        #expect(try test.rowCount("accounts", where: "id = '\(doomed.id)'") == 0)
+        #expect(try test.rowCount("tasks") == 150)
+        #expect(try test.rowCount("activity") == 150)
+        #expect(try test.rowCount("questions") == 1)
+        #expect(try test.rowCount("inbox_items") == 1)
+        #expect(try test.rowCount("devices") == 1)
+        #expect(try test.rowCount("live_activities") == 1)
+        #expect(try purger.hasWork() == false)
+    }
+
+    static let insertTask = """
+        INSERT INTO tasks (id, account_id, key_id, title, description, status, priority, notify, source, created_at, \
+        updated_at, created_seq, changed_seq) VALUES (?, ?, ?, 't', '', 'todo', 'low', 1, 'agent', 0, 0, 0, 0)
+        """
+    static let insertActivity = """
+        INSERT INTO activity (id, key_id, at, surface, action, status, duration_ms) VALUES (?, ?, 0, 'rest', 'GET /v1/tasks', 'ok', 1)
+        """
+    static let insertQuestion = """
+        INSERT INTO questions (id, account_id, key_id, prompt, kind, options, status, created_at, expires_at) \
+        VALUES (?, ?, ?, 'p', 'confirm', '["Yes","No"]', 'pending', 0, 1)
+        """
+    static let insertInbox = """
+        INSERT INTO inbox_items (id, account_id, key_id, kind, text, created_at) VALUES (?, ?, ?, 'message', 'hi', 0)
+        """
+    static let insertDevice = """
+        INSERT INTO devices (id, account_id, platform, model, os_version, app_version, apns_environment, updated_at) \
+        VALUES (?, ?, 'ios', 'iPhone', '27.0', '1.0', 'production', 0)
+        """
+    static let insertLiveActivity = """
+        INSERT INTO live_activities (task_id, device_id, account_id, push_token, updated_at) VALUES (?, ?, ?, 'ab', 0)
+        """
 }

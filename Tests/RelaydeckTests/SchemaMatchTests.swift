@@ -12,7 +12,10 @@ import Testing
         Keys.SQL.touch, Keys.SQL.setHost,
         Authenticator.SQL.account, Authenticator.SQL.key,
         Purger.SQL.deleteKeys, Purger.SQL.deleteAccounts, Purger.SQL.pending,
-    ]
+        Questions.SQL.get, Questions.SQL.listForKey, Questions.SQL.listForAccount, Questions.SQL.taskOfKey,
+        Questions.SQL.countPending, Questions.SQL.insert, Questions.SQL.answer, Questions.SQL.cancel,
+        Questions.SQL.expire, Questions.SQL.due, Questions.SQL.pendingOfTask, Questions.SQL.nextExpiry,
+    ] + Purger.SQL.deleteOwned
 
     @Test(arguments: statements)
     func everyStatementCompilesAgainstTheMigratedSchema(sql: String) throws {

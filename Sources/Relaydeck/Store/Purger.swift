@@ -15,16 +15,21 @@ public final class Purger {
         self.store = store
     }
 
-    /// Removes one batch. Returns true when more work remains.
+    /// Removes one batch: first what deleted keys and accounts owned (tasks, questions,
+    /// inbox, activity, devices, Live Activity registrations), then the keys and accounts
+    /// that own nothing any more. Returns true when more work remains.
     @discardableResult
     public func step() throws -> Bool {
         try store.write { db in
-            // Keys first (and, in later schema versions, their tasks, questions, inbox and
-            // activity before them), then accounts with no key left.
-            let keys = try db.statement(SQL.deleteKeys).run(.integer(Int64(Self.batchSize)))
-            let accounts = try db.statement(SQL.deleteAccounts).run(.integer(Int64(Self.batchSize)))
-            // Removed keys may have freed their accounts for the next step.
-            return keys > 0 || accounts == Self.batchSize
+            let limit = SQLiteValue.integer(Int64(Self.batchSize))
+            var owned = 0
+            for sql in SQL.deleteOwned {
+                owned += try db.statement(sql).run(limit)
+            }
+            let keys = try db.statement(SQL.deleteKeys).run(limit)
+            let accounts = try db.statement(SQL.deleteAccounts).run(limit)
+            // Removed rows may have freed keys and accounts for the next step.
+            return owned > 0 || keys > 0 || accounts == Self.batchSize
         }
     }
 
@@ -39,12 +44,41 @@ public final class Purger {
     }
 
     enum SQL {
+        /// A deleted key's and a deleted account's rows, in batches.
+        static let deleteOwned = [
+            """
+            DELETE FROM live_activities WHERE (task_id, device_id) IN (SELECT l.task_id, l.device_id FROM keys k \
+            JOIN tasks t ON t.key_id = k.id JOIN live_activities l ON l.task_id = t.id WHERE k.deleted_at IS NOT NULL LIMIT ?1)
+            """,
+            ownedByDeletedKeys("tasks"), ownedByDeletedKeys("questions"), ownedByDeletedKeys("inbox_items"),
+            ownedByDeletedKeys("activity"),
+            """
+            DELETE FROM live_activities WHERE (task_id, device_id) IN (SELECT l.task_id, l.device_id \
+            FROM live_activities l JOIN accounts a ON a.id = l.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
+            """,
+            """
+            DELETE FROM devices WHERE rowid IN (SELECT d.rowid FROM devices d             JOIN accounts a ON a.id = d.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
+            """,
+        ]
+
+        static func ownedByDeletedKeys(_ table: String) -> String {
+            """
+            DELETE FROM \(table) WHERE rowid IN (SELECT t.rowid FROM keys k JOIN \(table) t ON t.key_id = k.id \
+            WHERE k.deleted_at IS NOT NULL LIMIT ?1)
+            """
+        }
+
         static let deleteKeys = """
-            DELETE FROM keys WHERE rowid IN (SELECT rowid FROM keys WHERE deleted_at IS NOT NULL LIMIT ?)
+            DELETE FROM keys WHERE rowid IN (SELECT k.rowid FROM keys k WHERE k.deleted_at IS NOT NULL \
+            AND NOT EXISTS (SELECT 1 FROM tasks WHERE key_id = k.id) \
+            AND NOT EXISTS (SELECT 1 FROM questions WHERE key_id = k.id) \
+            AND NOT EXISTS (SELECT 1 FROM inbox_items WHERE key_id = k.id) \
+            AND NOT EXISTS (SELECT 1 FROM activity WHERE key_id = k.id) LIMIT ?)
             """
         static let deleteAccounts = """
             DELETE FROM accounts WHERE rowid IN (SELECT a.rowid FROM accounts a WHERE a.deleted_at IS NOT NULL \
-            AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.account_id = a.id) LIMIT ?)
+            AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.account_id = a.id) \
+            AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id) LIMIT ?)
             """
         static let pending = """
             SELECT (SELECT count(*) FROM (SELECT 1 FROM keys WHERE deleted_at IS NOT NULL LIMIT 1)) \
