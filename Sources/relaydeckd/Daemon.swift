@@ -44,7 +44,8 @@ final class Daemon {
         http.bodyTimeout = .milliseconds(config.headerTimeoutMillis)
         http.idleTimeout = .milliseconds(config.idleTimeoutMillis)
         server = HTTPServer(loop: loop, configuration: http, handler: api)
-        maintenance = Maintenance(loop: loop, purger: Purger(store: store))
+        maintenance = Maintenance(loop: loop, purger: Purger(store: store),
+                                  retention: Retention(store: store, clock: SystemClock.shared, hub: services.hub))
         notifier = SystemdNotifier(environment: environment)
     }
 
@@ -66,6 +67,7 @@ final class Daemon {
         api.onDeletion = { [unowned self] in self.maintenance.kick() }
         store.onRecovered = { [unowned self] in self.maintenance.kick() }
         maintenance.kick()
+        maintenance.startRetention()
         do {
             try listen()
         } catch {

@@ -2,42 +2,72 @@ import EventLoop
 import Logging
 import Relaydeck
 
-/// Runs the purge of deleted rows in small steps on the loop, from a kick (a deletion, the
-/// start, the store coming back) until nothing is left; a failed step is tried again later.
+/// The store's housework on the loop, in small steps that yield to requests: the purge of
+/// deleted keys and accounts (from a kick: a deletion, the start, the store coming back) and
+/// retention (at the start and every ten minutes). A failed step is tried again later.
 final class Maintenance {
+    /// How often retention looks for what is due.
+    static let retentionInterval = TimeSpan.seconds(600)
+
     private let loop: EventLoop
     private let purger: Purger
-    private var timer: LoopTimer?
+    private let retention: Retention
+    private var purgeTimer: LoopTimer?
+    private var retentionTimer: LoopTimer?
 
-    init(loop: EventLoop, purger: Purger) {
+    init(loop: EventLoop, purger: Purger, retention: Retention) {
         self.loop = loop
         self.purger = purger
+        self.retention = retention
     }
 
     /// Starts purging soon (after the current request's answer).
     func kick() {
-        schedule(after: .milliseconds(1))
+        purgeTimer = schedule(purgeTimer, after: .milliseconds(1)) { [unowned self] in purge() }
     }
 
-    private func schedule(after delay: TimeSpan) {
-        let timer = self.timer ?? loop.makeTimer { [unowned self] in self.step() }
-        self.timer = timer
+    /// Starts retention now and every `retentionInterval`.
+    func startRetention() {
+        retentionTimer = schedule(retentionTimer, after: .milliseconds(1)) { [unowned self] in retain() }
+    }
+
+    private func schedule(_ existing: LoopTimer?, after delay: TimeSpan, _ work: @escaping () -> Void) -> LoopTimer {
+        let timer = existing ?? loop.makeTimer(work)
         let due = loop.now + delay
         if !timer.isScheduled || timer.deadline > due {
             loop.reschedule(timer, at: due)
         }
+        return timer
     }
 
-    private func step() {
+    private func purge() {
+        run("purge", purger.step) { [unowned self] delay in
+            // Nothing left: the next deletion kicks it again.
+            guard let delay else { return }
+            purgeTimer = schedule(purgeTimer, after: delay) { [unowned self] in purge() }
+        }
+    }
+
+    private func retain() {
+        run("retention", retention.step) { [unowned self] delay in
+            retentionTimer = schedule(retentionTimer, after: delay ?? Self.retentionInterval) { [unowned self] in retain() }
+        }
+    }
+
+    /// A few steps per wake-up, then yield; `again` gets the delay of the next wake-up (nil
+    /// when nothing is left).
+    private func run(_ name: String, _ step: () throws -> Bool, again: (TimeSpan?) -> Void) {
         do {
-            // A few steps per wake-up, then yield to requests.
             for _ in 0..<4 {
-                guard try purger.step() else { return }
+                guard try step() else {
+                    again(nil)
+                    return
+                }
             }
-            schedule(after: .milliseconds(20))
+            again(.milliseconds(20))
         } catch {
-            Log.warn("purge step failed; trying again in 5 s", ["error": String(describing: error)])
-            schedule(after: .seconds(5))
+            Log.warn("\(name) step failed; trying again in 5 s", ["error": String(describing: error)])
+            again(.seconds(5))
         }
     }
 }

@@ -160,6 +160,12 @@ public enum Schema {
                 PRIMARY KEY (task_id, device_id)
             ) STRICT, WITHOUT ROWID;
             CREATE INDEX live_activities_by_device ON live_activities(device_id);
+
+            -- What retention looks for (`Retention`).
+            CREATE INDEX tasks_expiring ON tasks(updated_at) WHERE status IN ('done', 'cancelled');
+            CREATE INDEX questions_closed ON questions(closed_at) WHERE status != 'pending';
+            CREATE INDEX inbox_unread_by_age ON inbox_items(created_at) WHERE read_at IS NULL;
+            CREATE INDEX inbox_read_by_age ON inbox_items(read_at) WHERE read_at IS NOT NULL;
             """),
     ]
 }

@@ -1,0 +1,104 @@
+import Clock
+import SQLite
+
+/// Deletes what the contract keeps only for a while (`overview.md#retention`), in small
+/// batches so that no request waits behind it: closed tasks 90 days after their last
+/// update (with `task.deleted`), questions 90 days after they closed, inbox items 7 days
+/// unread or 24 hours after they were read, activity entries after 7 days, and the list
+/// cursors' notes of moved tasks after 24 hours.
+public final class Retention {
+    public static let day: Int64 = 86_400_000
+    public static let closedTasks = 90 * day
+    public static let closedQuestions = 90 * day
+    public static let unreadItems = 7 * day
+    public static let readItems = day
+    public static let activity = 7 * day
+    public static let taskMoves = day
+    /// Rows deleted per table and step, at most.
+    public static let batchSize = 200
+
+    private let store: Store
+    private let clock: any Clock
+    private let hub: EventHub
+
+    public init(store: Store, clock: any Clock, hub: EventHub) {
+        self.store = store
+        self.clock = clock
+        self.hub = hub
+    }
+
+    /// Deletes one batch of each kind. Returns true when more is due.
+    @discardableResult
+    public func step() throws -> Bool {
+        let now = clock.wallMillis
+        let limit = SQLiteValue.integer(Int64(Self.batchSize))
+        let (more, changes) = try store.write { db -> (Bool, [Change]) in
+            let expired = try Self.expiredTasks(db, before: now - Self.closedTasks)
+            for task in expired {
+                try db.statement(SQL.forgetCount(task.status)).run(.text(task.keyID))
+                try db.statement(SQL.deleteTaskRegistrations).run(.text(task.id))
+                try db.statement(SQL.deleteTask).run(.text(task.id))
+            }
+            var deleted = expired.count
+            deleted += try db.statement(SQL.deleteQuestions).run(.integer(now - Self.closedQuestions), limit)
+            deleted += try db.statement(SQL.deleteUnread).run(.integer(now - Self.unreadItems), limit)
+            deleted += try db.statement(SQL.deleteRead).run(.integer(now - Self.readItems), limit)
+            deleted += try db.statement(SQL.deleteActivity).run(.integer(now - Self.activity), limit)
+            deleted += try db.statement(SQL.deleteMoves).run(.integer(now - Self.taskMoves), limit)
+            let changes = expired.map {
+                Change(accountID: $0.accountID, event: .taskDeleted(taskID: $0.id, keyID: $0.keyID), actor: .server)
+            }
+            return (deleted > 0, changes)
+        }
+        hub.publish(changes)
+        return more
+    }
+
+    private struct ExpiredTask {
+        let id: String
+        let accountID: String
+        let keyID: String
+        let status: String
+    }
+
+    private static func expiredTasks(_ db: Database, before cutoff: Int64) throws -> [ExpiredTask] {
+        let statement = try db.statement(SQL.expiredTasks)
+        defer { statement.reset() }
+        try statement.bind([.integer(cutoff), .integer(Int64(batchSize))])
+        var tasks: [ExpiredTask] = []
+        while let row = try statement.nextRow() {
+            tasks.append(ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"),
+                                     keyID: try row.text("key_id"), status: try row.text("status")))
+        }
+        return tasks
+    }
+
+    enum SQL {
+        static let expiredTasks = """
+            SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < ? \
+            ORDER BY updated_at LIMIT ?
+            """
+        static let deleteTask = "DELETE FROM tasks WHERE id = ?"
+        static let deleteTaskRegistrations = "DELETE FROM live_activities WHERE task_id = ?"
+        static let forgetDone = "UPDATE keys SET done_count = max(done_count - 1, 0) WHERE id = ?"
+        static let forgetCancelled = "UPDATE keys SET cancelled_count = max(cancelled_count - 1, 0) WHERE id = ?"
+        static func forgetCount(_ status: String) -> String { status == "done" ? forgetDone : forgetCancelled }
+        static let deleteQuestions = """
+            DELETE FROM questions WHERE rowid IN (SELECT rowid FROM questions WHERE status != 'pending' \
+            AND closed_at < ?1 LIMIT ?2)
+            """
+        static let deleteUnread = """
+            DELETE FROM inbox_items WHERE rowid IN (SELECT rowid FROM inbox_items WHERE read_at IS NULL \
+            AND created_at < ?1 LIMIT ?2)
+            """
+        static let deleteRead = """
+            DELETE FROM inbox_items WHERE rowid IN (SELECT rowid FROM inbox_items WHERE read_at < ?1 LIMIT ?2)
+            """
+        static let deleteActivity = "DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ?1 LIMIT ?2)"
+        static let deleteMoves = """
+            DELETE FROM task_moves WHERE (task_id, seq) IN (SELECT task_id, seq FROM task_moves WHERE at < ?1 LIMIT ?2)
+            """
+        static let all = [expiredTasks, deleteTask, deleteTaskRegistrations, forgetDone, forgetCancelled, deleteQuestions,
+                          deleteUnread, deleteRead, deleteActivity, deleteMoves]
+    }
+}
