@@ -15,6 +15,19 @@ enum Answers {
         return .respond(HTTPResponse(status: status, headers: privateHeaders, body: writer.bytes))
     }
 
+    /// `200 {"<name>": [<item>, ...]}`.
+    static func list<Item>(_ name: StaticString, _ items: [Item], bytesEach: Int = 300,
+                           _ write: (Item, inout JSONWriter) -> Void) -> Outcome {
+        object(capacity: 64 + items.count * bytesEach) { writer in
+            writer.beginObject()
+            writer.key(name)
+            writer.beginArray()
+            for item in items { write(item, &writer) }
+            writer.endArray()
+            writer.endObject()
+        }
+    }
+
     /// `201 {"<objectKey>": <object>, "<secretKey>": "<secret>"}`: the one answer that carries
     /// a secret, which the client sees this one time.
     static func created(_ objectKey: StaticString, _ write: (inout JSONWriter) -> Void,

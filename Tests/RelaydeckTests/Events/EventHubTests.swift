@@ -2,10 +2,6 @@ import Relaydeck
 import Testing
 
 @Suite struct EventHubTests {
-    private func change(_ n: Int) -> Change {
-        Change(accountID: "acc_\(n)", event: .keyDeleted(keyID: "key_\(n)"), actor: .account)
-    }
-
     @Test func everySubscriberGetsEveryChangeInOrder() {
         let hub = EventHub()
         var first: [String] = []
@@ -22,8 +18,8 @@ import Testing
     @Test func aChangePublishedDuringDeliveryComesAfterTheCurrentOne() {
         let hub = EventHub()
         var seen: [String] = []
-        hub.subscribe { change in
-            if change.accountID == "acc_1" { hub.publish(self.change(2)) }
+        hub.subscribe { delivered in
+            if delivered.accountID == "acc_1" { hub.publish(change(2)) }
         }
         hub.subscribe { seen.append($0.accountID) }
         hub.publish(change(1))
@@ -49,10 +45,6 @@ import Testing
 }
 
 @Suite struct EventHubHoldTests {
-    private func change(_ n: Int) -> Change {
-        Change(accountID: "acc_\(n)", event: .keyDeleted(keyID: "key_\(n)"), actor: .account)
-    }
-
     @Test func heldChangesComeOutOnReleaseInOrder() {
         let hub = EventHub()
         var seen: [String] = []
@@ -76,4 +68,9 @@ import Testing
         hub.release()
         #expect(seen == 0)
     }
+}
+
+/// A change of account `n`.
+private func change(_ n: Int) -> Change {
+    Change(accountID: "acc_\(n)", event: .keyDeleted(keyID: "key_\(n)"), actor: .account)
 }

@@ -5,15 +5,7 @@ import Relaydeck
 extension KeyRoutes {
     /// `GET /v1/keys`: newest first.
     func list(_ account: AccountCaller) throws -> Outcome {
-        let keys = try keys.list(accountID: account.accountID)
-        return Answers.object(capacity: 64 + keys.count * 300) { writer in
-            writer.beginObject()
-            writer.key("keys")
-            writer.beginArray()
-            for key in keys { key.write(to: &writer) }
-            writer.endArray()
-            writer.endObject()
-        }
+        Answers.list("keys", try keys.list(accountID: account.accountID)) { $0.write(to: &$1) }
     }
 
     /// `POST /v1/keys`: `{"label": "Cursor (work)"}`.

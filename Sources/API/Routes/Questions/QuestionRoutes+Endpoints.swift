@@ -11,14 +11,7 @@ extension QuestionRoutes {
         let statuses = query.list("status", count: 1...4, distinct: true, FieldKind<Question.Status>.choice)
         try query.check()
         let found = try questions.list(Self.scope(principal), statuses: statuses ?? [.pending])
-        return Answers.object(capacity: 64 + found.count * 400) { writer in
-            writer.beginObject()
-            writer.key("questions")
-            writer.beginArray()
-            for question in found { question.write(to: &writer) }
-            writer.endArray()
-            writer.endObject()
-        }
+        return Answers.list("questions", found, bytesEach: 400) { $0.write(to: &$1) }
     }
 
     /// `POST /v1/questions` (`rest-api.md#ask-a-question`).
