@@ -12,6 +12,11 @@ import Testing
         Keys.SQL.touch, Keys.SQL.setHost,
         Authenticator.SQL.account, Authenticator.SQL.key,
         Purger.SQL.deleteKeys, Purger.SQL.deleteAccounts, Purger.SQL.pending,
+        Devices.SQL.get, Devices.SQL.list, Devices.SQL.exists, Devices.SQL.count, Devices.SQL.releaseToken,
+        Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities,
+        LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
+        ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
+        ActivityLog.SQL.deleteOld,
     ]
 
     @Test(arguments: statements)

@@ -4,9 +4,15 @@ import SQLite
 /// One API key of an account (`rest-api.md#key`). Its secret is not here: the server keeps
 /// only the hash.
 public struct Key: Sendable, Equatable {
+    /// An MCP `clientInfo` (`mcp.md`): the key's `last_client`, and an activity entry's `client`.
     public struct Client: Sendable, Equatable {
         public let name: String
         public let version: String
+
+        public init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
     }
 
     public struct Counts: Sendable, Equatable {
