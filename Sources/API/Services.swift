@@ -10,6 +10,9 @@ public struct Services {
     public let accounts: Accounts
     public let keys: Keys
     public let authenticator: Authenticator
+    public let devices: Devices
+    public let liveActivities: LiveActivities
+    public let activity: ActivityLog
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
@@ -19,5 +22,8 @@ public struct Services {
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
+        devices = Devices(store: store, clock: clock)
+        liveActivities = LiveActivities(store: store, clock: clock)
+        activity = ActivityLog(store: store, clock: clock, random: random)
     }
 }

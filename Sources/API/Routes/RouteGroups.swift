@@ -6,6 +6,8 @@ enum RouteGroups {
             HealthRoutes(context),
             AccountRoutes(context),
             KeyRoutes(context),
+            ActivityRoutes(context),
+            DeviceRoutes(context),
         ]
     }
 }
