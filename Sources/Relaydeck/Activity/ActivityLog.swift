@@ -43,7 +43,9 @@ public final class ActivityLog {
         return entry
     }
 
-    /// One page of the log of a live key of the account, newest first; the cursor of the
+    /// One page of the log of a live key of the account, newest first (entries of one
+    /// millisecond in the order of their IDs, whose random part makes it arbitrary but
+    /// fixed, so pages still visit each once); the cursor of the
     /// next page, or nil on the last. A key of another account, or a deleted one, is `404`
     /// `Key not found.` (`rest-api.md#activity-log`).
     public func page(accountID: String, keyID: String, limit: Int, after cursor: ActivityCursor?) throws
