@@ -61,16 +61,7 @@ public struct ActivityEntry: Sendable, Equatable {
         writer.key("duration_ms")
         writer.int(durationMillis)
         writer.key("client")
-        if let client {
-            writer.beginObject()
-            writer.key("name")
-            writer.string(client.name)
-            writer.key("version")
-            writer.string(client.version)
-            writer.endObject()
-        } else {
-            writer.null()
-        }
+        Key.Client.write(client, to: &writer)
         writer.key("host")
         writer.string(host)
         writer.endObject()
@@ -93,9 +84,7 @@ extension ActivityEntry {
         code = try row.optionalText("code")
         message = try row.optionalText("message")
         durationMillis = try row.int64("duration_ms")
-        client = try row.optionalText("client_name").map { name throws(SQLiteError) in
-            Key.Client(name: name, version: try row.optionalText("client_version") ?? "")
-        }
+        client = try Key.Client.read(row, name: "client_name", version: "client_version")
         host = try row.optionalText("host")
     }
 }

@@ -1,4 +1,5 @@
 import Clock
+import JSON
 @testable import Relaydeck
 import SQLite
 import Testing
@@ -46,6 +47,18 @@ import Testing
         #expect(page.entries == [fine, failed])
         #expect(page.next == nil)
         #expect(fine.id.hasPrefix("act_") && Identifier.isWellFormed(Substring(fine.id), prefix: "act_"))
+    }
+
+    /// The Entry object of `rest-api.md#entry`, an MCP one with its client.
+    @Test func anEntryWritesTheContractsObject() throws {
+        let entry = ActivityEntry(id: "act_01jb2q7m3kabcdefghjkmnpqrs", keyID: keyIDs[0], at: 1_760_112_300_900, surface: .mcp,
+                                  action: "update_task", ok: false, code: "not_found", message: "Task not found.",
+                                  durationMillis: 4, client: Key.Client(name: "claude-code", version: "2.1.290"), host: "studio-mac")
+        var writer = JSONWriter()
+        entry.write(to: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"id":"act_01jb2q7m3kabcdefghjkmnpqrs","at":1760112300.9,"#
+            + #""surface":"mcp","action":"update_task","status":"error","code":"not_found","message":"Task not found.","#
+            + #""duration_ms":4,"client":{"name":"claude-code","version":"2.1.290"},"host":"studio-mac"}"#)
     }
 
     @Test func pagesGoNewestFirstAndVisitEachEntryOnceAlsoWithinOneMillisecond() throws {
