@@ -6,7 +6,7 @@ import Relaydeck
 extension FieldKind where Value == PushToken {
     /// Hexadecimal text of a push token (`rest-api.md#device`), lowercased.
     static var pushToken: FieldKind {
-        shaped { PushToken($0) }
+        shaped(PushToken.problem) { PushToken($0) }
     }
 }
 
@@ -26,7 +26,7 @@ extension FieldKind where Value == ActivityCursor {
 
 extension FieldKind {
     /// A string that `parse` accepts; anything else (another JSON type too) is `problem`.
-    static func shaped(_ problem: String = PushToken.problem, _ parse: @escaping (String) -> Value?) -> FieldKind {
+    static func shaped(_ problem: String, _ parse: @escaping (String) -> Value?) -> FieldKind {
         FieldKind { value, _ in
             guard case .string(let text) = value, let parsed = parse(text) else { return .failure(FieldMessage(problem)) }
             return .success(parsed)

@@ -15,11 +15,25 @@ struct ActivityRecorder {
         do {
             try log.append(
                 keyID: keyID, at: record.receivedAtWallMillis, surface: record.surface, action: action,
-                ok: (200...299).contains(record.status), code: record.code, message: record.message,
+                ok: (200...299).contains(record.status), code: record.code, message: record.message.map(Self.bounded),
                 durationMillis: Self.millis(record.duration), client: record.client, host: record.host)
+        } catch StoreError.unavailable {
+            // The store logs its own failure, once in 10 seconds; one line per request
+            // would flood the log while it lasts.
         } catch {
             Log.warn("could not write an activity entry", ["action": action, "error": String(describing: error)])
         }
+    }
+
+    /// The most characters of a message the log keeps. Messages are the server's own short
+    /// text, but a `422` names the fields the client sent, and an unknown field's name can
+    /// be as long as the body: 200 entries of a key must not each hold a megabyte.
+    static let maxMessageCharacters = 300
+
+    static func bounded(_ message: String) -> String {
+        // `prefix` walks at most that many characters, never the whole text.
+        guard message.prefix(maxMessageCharacters).endIndex < message.endIndex else { return message }
+        return String(message.prefix(maxMessageCharacters - 1)) + "…"
     }
 
     /// The key whose log gets `record`, or nil for a request that has no entry
