@@ -56,6 +56,12 @@ import Testing
         #expect(Identifier.isWellFormed(Substring(found[0]["id"]?.stringValue ?? ""), prefix: "act_"))
     }
 
+    /// The wall clock at receipt: the wall clock now, less the loop's time since the first byte.
+    @Test func theWallTimeOfReceiptIsTheWallClockLessTheTimeSinceTheFirstByte() {
+        let firstByte = Instant(nanoseconds: api.loopClock.now.nanoseconds - 2_500_000_000)
+        #expect(api.handler.wallMillis(at: firstByte) == api.clock.wallMillis - 2500)
+    }
+
     @Test func aFailedRequestHasItsCodeAndMessage() throws {
         #expect(try api.send("GET", "/test/things/gone", [apiKey(secret)]).status == 404)
         let found = try entries()

@@ -24,6 +24,16 @@ import Testing
         }
     }
 
+    /// The `at` of every entry, wall-clock milliseconds.
+    private func ats(_ api: APIServer) throws -> [Int64] {
+        try api.store.read { db in
+            let statement = try db.prepare("SELECT at FROM activity ORDER BY at, id")
+            var rows: [Int64] = []
+            while let row = try statement.nextRow() { rows.append(try row.int64("at")) }
+            return rows
+        }
+    }
+
     @Test func aCallThatOnlyWaitedHasNoEntryAndOneThatGotAResultHasOneWithItsWait() throws {
         let api = try APIServer { [routes] _ in [routes] }
         let secret = try api.keySecret(token: try api.accountToken())
@@ -37,9 +47,11 @@ import Testing
         #expect(try entries(api).isEmpty)
 
         let answered = api.loopback.connect()
+        let cameAt = api.wall.wallMillis
         api.get(answered, "/test/things/a?wait=30", token: secret)
         api.loopback.pump(rounds: 5)
         api.loopback.advance(by: .milliseconds(4200))
+        api.wall.advance(by: .milliseconds(4200))
         routes.results["a"] = "done"
         api.handler.wake(WaitingRoutes.topic("a"))
         #expect(api.loopback.response(answered)?.bodyText == #"{"status":"done"}"#)
@@ -48,6 +60,8 @@ import Testing
         let duration = try #require(found.first.flatMap { Int64($0.split(separator: " ").last ?? "") })
         #expect(found.first?.hasPrefix("GET /test/things/{thing_id} ok ") == true)
         #expect((4200...4300).contains(duration))
+        // `at` is when the request came, not when its answer went out.
+        #expect(try ats(api) == [cameAt])
     }
 
     /// A client that goes away mid-wait got no answer and no result: no entry.
