@@ -14,6 +14,7 @@ public final class APIHandler: HTTPHandler {
     let context: APIContext
     private let router: Router
     private var gate: Gate
+    private let activity: ActivityRecorder
     /// Runs for every request the API handled, after its answer was written (or its stream
     /// or wait ended). The activity log hangs here.
     public var afterResponse: ((RequestRecord) -> Void)?
@@ -33,6 +34,7 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
+        activity = ActivityRecorder(log: services.activity)
         // Every committed change wakes the parked calls that wait on it.
         services.hub.subscribe { [weak context] change in
             for topic in WakeTopic.topics(for: change) { context?.wakeups.wake(topic) }
@@ -48,7 +50,8 @@ public final class APIHandler: HTTPHandler {
     // MARK: HTTPHandler
 
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
-        var record = RequestRecord(method: request.method, receivedAt: request.receivedAt)
+        var record = RequestRecord(method: request.method, receivedAt: request.receivedAt,
+                                   receivedAtWallMillis: wallMillis(at: request.receivedAt))
         let prepared: Prepared
         do {
             prepared = try prepare(request, record: &record)
@@ -145,7 +148,13 @@ public final class APIHandler: HTTPHandler {
         return failure.response
     }
 
-    /// The end of a request: its duration, the debug line, the hook.
+    /// The wall clock at `instant` of the loop's clock (the request's first byte came a
+    /// moment before the handler saw it).
+    func wallMillis(at instant: Instant) -> Int64 {
+        context.services.clock.wallMillis - (context.loop.clock.now - instant).milliseconds
+    }
+
+    /// The end of a request: its duration, the debug line, its activity entry, the hook.
     func finish(_ record: RequestRecord) {
         var record = record
         record.duration = context.loop.clock.now - record.receivedAt
@@ -155,6 +164,7 @@ public final class APIHandler: HTTPHandler {
                 "duration_ms": Self.millisText(record.duration.nanoseconds / 1000),
             ])
         }
+        activity.record(record)
         afterResponse?(record)
     }
 

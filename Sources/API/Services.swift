@@ -11,6 +11,9 @@ public struct Services {
     public let keys: Keys
     public let authenticator: Authenticator
     public let questions: Questions
+    public let devices: Devices
+    public let liveActivities: LiveActivities
+    public let activity: ActivityLog
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
@@ -21,5 +24,8 @@ public struct Services {
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
         questions = Questions(store: store, clock: clock, random: random, hub: hub)
+        devices = Devices(store: store, clock: clock)
+        liveActivities = LiveActivities(store: store, clock: clock)
+        activity = ActivityLog(store: store, clock: clock, random: random)
     }
 }

@@ -18,6 +18,21 @@ import Testing
         #expect(record.action == nil)
     }
 
+    /// What the activity log reads: a REST request's surface, no MCP client, the wall time it
+    /// came, and an action an MCP endpoint can name itself.
+    @Test func aRestRequestIsOfTheRestSurfaceWithNoClient() throws {
+        let api = try APIHarness()
+        api.clock.wallMillis = 1_760_112_300_900
+        var record = try api.send("GET", "/v1/keys").record
+        #expect(record.surface == .rest)
+        #expect(record.client == nil)
+        #expect(record.receivedAtWallMillis == 1_760_112_300_900)
+        #expect(record.action == "GET /v1/keys")
+        record.surface = .mcp
+        record.namedAction = "update_task"
+        #expect(record.action == "update_task")
+    }
+
     @Test func aWrongCredentialHasTheRouteButNoPrincipal() throws {
         let api = try APIHarness()
         let record = try api.send("PATCH", "/v1/keys/key_01arz3ndektsv4rrffq69g5fav", [bearer("mca_wrong")], body: "{}").record

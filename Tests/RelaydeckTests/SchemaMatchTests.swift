@@ -15,6 +15,11 @@ import Testing
         Questions.SQL.get, Questions.SQL.listForKey, Questions.SQL.listForAccount, Questions.SQL.taskOfKey,
         Questions.SQL.countPending, Questions.SQL.insert, Questions.SQL.answer, Questions.SQL.cancel,
         Questions.SQL.expire, Questions.SQL.due, Questions.SQL.pendingOfTask, Questions.SQL.nextExpiry,
+        Devices.SQL.get, Devices.SQL.list, Devices.SQL.exists, Devices.SQL.count, Devices.SQL.releaseToken,
+        Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities,
+        LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
+        ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
+        ActivityLog.SQL.deleteOld,
     ] + Purger.SQL.deleteOwned
 
     @Test(arguments: statements)

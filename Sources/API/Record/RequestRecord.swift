@@ -19,7 +19,17 @@ public struct RequestRecord: Sendable {
     }
 
     public let method: HTTPMethod
+    /// Monotonic, for the duration.
     public let receivedAt: Instant
+    /// Wall-clock milliseconds at the same moment: the activity entry's `at`, "when the
+    /// request came" (`rest-api.md#entry`).
+    public let receivedAtWallMillis: Int64
+    /// The activity log's `surface`; the MCP endpoint sets `.mcp`.
+    public internal(set) var surface = ActivityEntry.Surface.rest
+    /// The MCP `clientInfo` of the request; a REST request has none (`rest-api.md#entry`).
+    public internal(set) var client: Key.Client?
+    /// The activity log's `action` when it is not the route (an MCP tool or method name).
+    public internal(set) var namedAction: String?
     /// Set as soon as the credential checked out, before the app code, the rate limit and
     /// the credential type are looked at.
     public internal(set) var principal: Principal?
@@ -39,14 +49,16 @@ public struct RequestRecord: Sendable {
     /// From the first byte to the end of the answer (or of the stream), waits included.
     public internal(set) var duration = TimeSpan.zero
 
-    init(method: HTTPMethod, receivedAt: Instant) {
+    init(method: HTTPMethod, receivedAt: Instant, receivedAtWallMillis: Int64) {
         self.method = method
         self.receivedAt = receivedAt
+        self.receivedAtWallMillis = receivedAtWallMillis
     }
 
-    /// `PATCH /v1/tasks/{task_id}`, the activity log's `action` of a REST request.
+    /// `PATCH /v1/tasks/{task_id}`, the activity log's `action` of a REST request; the tool or
+    /// method name of an MCP request once its endpoint names it.
     public var action: String? {
-        route.map { "\(method.name) \($0)" }
+        namedAction ?? route.map { "\(method.name) \($0)" }
     }
 
     mutating func note(_ error: APIError) {

@@ -7,6 +7,8 @@ enum RouteGroups {
             AccountRoutes(context),
             KeyRoutes(context),
             QuestionRoutes(context),
+            ActivityRoutes(context),
+            DeviceRoutes(context),
         ]
     }
 }

@@ -4,9 +4,15 @@ import SQLite
 /// One API key of an account (`rest-api.md#key`). Its secret is not here: the server keeps
 /// only the hash.
 public struct Key: Sendable, Equatable {
+    /// An MCP `clientInfo` (`mcp.md`): the key's `last_client`, and an activity entry's `client`.
     public struct Client: Sendable, Equatable {
         public let name: String
         public let version: String
+
+        public init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
     }
 
     public struct Counts: Sendable, Equatable {
@@ -42,16 +48,7 @@ public struct Key: Sendable, Equatable {
         writer.key("last_used_at")
         if let lastUsedAt { writer.timestamp(millis: lastUsedAt) } else { writer.null() }
         writer.key("last_client")
-        if let lastClient {
-            writer.beginObject()
-            writer.key("name")
-            writer.string(lastClient.name)
-            writer.key("version")
-            writer.string(lastClient.version)
-            writer.endObject()
-        } else {
-            writer.null()
-        }
+        Client.write(lastClient, to: &writer)
         writer.key("last_host")
         writer.string(lastHost)
         writer.key("counts")
@@ -80,9 +77,7 @@ extension Key {
         createdAt = try row.int64("created_at")
         lastUsedAt = try row.optionalInt64("last_used_at")
         lastHost = try row.optionalText("last_host")
-        lastClient = try row.optionalText("last_client_name").map { name throws(SQLiteError) in
-            Client(name: name, version: try row.optionalText("last_client_version") ?? "")
-        }
+        lastClient = try Client.read(row, name: "last_client_name", version: "last_client_version")
         counts = Counts(todo: try row.int("todo_count"), inProgress: try row.int("in_progress_count"),
                         done: try row.int("done_count"), cancelled: try row.int("cancelled_count"))
     }

@@ -135,9 +135,12 @@ public enum Schema {
             CREATE INDEX activity_by_key ON activity(key_id, at DESC, id DESC);
             CREATE INDEX activity_by_age ON activity(at);
 
+            -- The client makes a device's ID (`rest-api.md#device`), so two accounts may
+            -- send the same one (the app installed again with a new account): each account
+            -- has its own.
             CREATE TABLE devices (
-                id TEXT PRIMARY KEY,
                 account_id TEXT NOT NULL,
+                id TEXT NOT NULL,
                 platform TEXT NOT NULL CHECK (platform IN ('ios', 'ipados', 'watchos')),
                 model TEXT NOT NULL,
                 os_version TEXT NOT NULL,
@@ -146,9 +149,9 @@ public enum Schema {
                 apns_token TEXT,
                 push_to_start_token TEXT,
                 widget_push_token TEXT,
-                updated_at INTEGER NOT NULL
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (account_id, id)
             ) STRICT;
-            CREATE INDEX devices_by_account ON devices(account_id);
             CREATE INDEX devices_by_apns_token ON devices(apns_token) WHERE apns_token IS NOT NULL;
 
             CREATE TABLE live_activities (

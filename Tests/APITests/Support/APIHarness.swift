@@ -21,12 +21,13 @@ final class APIHarness {
     /// The peer of requests that name none.
     var peer: PeerAddress = .ip(bytes: [192, 0, 2, 1], port: 50_000)
 
-    init(configuration: APIConfiguration = APIConfiguration(), storePath: String? = nil, store: Store? = nil) throws {
+    init(configuration: APIConfiguration = APIConfiguration(), storePath: String? = nil, store: Store? = nil,
+         extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
         loop = try EventLoop(clock: loopClock)
         self.store = store ?? Store(path: storePath ?? ":memory:")
         _ = try self.store.open()
         services = Services(store: self.store, clock: clock, random: SeededRandom())
-        handler = APIHandler(services: services, configuration: configuration, loop: loop)
+        handler = APIHandler(services: services, configuration: configuration, loop: loop, extraGroups: extraGroups)
         handler.onDeletion = { [unowned self] in self.deletions += 1 }
     }
 
@@ -54,11 +55,14 @@ final class APIHarness {
         head += "\r\n"
         let request = HTTPRequest(head: try HTTPRequestHead(parsing: Array(head.utf8)), body: bodyBytes,
                                   peer: peer ?? self.peer, receivedAt: loop.now)
-        var record = RequestRecord(method: request.method, receivedAt: request.receivedAt)
+        var record = RequestRecord(method: request.method, receivedAt: request.receivedAt,
+                                   receivedAtWallMillis: handler.wallMillis(at: request.receivedAt))
         guard case .respond(let response) = handler.outcome(for: request, record: &record) else {
             throw HarnessError.notAnImmediateAnswer
         }
         record.status = response.status
+        // As `handle` does once the answer is out: the activity entry and the hook.
+        handler.finish(record)
         return Answer(response: response, record: record)
     }
 

@@ -1,0 +1,28 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `rest-api.md#devices` and `rest-api.md#live-activities`: what the app registers so that
+/// the pushes of `push.md` can reach it. Account only.
+final class DeviceRoutes: RouteGroup {
+    let context: APIContext
+    var devices: Devices { context.services.devices }
+    var liveActivities: LiveActivities { context.services.liveActivities }
+
+    init(_ context: APIContext) {
+        self.context = context
+    }
+
+    var routes: [Route] {
+        [
+            Route("/v1/devices/{device_id}", [
+                Endpoint(.put, body: true, .account { [self] call, account in try put(&call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+            ]),
+            Route("/v1/tasks/{task_id}/live-activity", [
+                Endpoint(.put, body: true, .account { [self] call, account in try putLiveActivity(&call, account) }),
+                Endpoint(.delete, body: true, .account { [self] call, account in try deleteLiveActivity(&call, account) }),
+            ]),
+        ]
+    }
+}

@@ -1,0 +1,125 @@
+import Clock
+import JSON
+@testable import Relaydeck
+import SQLite
+import Testing
+
+/// `ActivityLog`: entries, the newest 200 per key, pages by cursor, the 7-day cut.
+@Suite struct ActivityLogTests {
+    let test: TestStore
+    let log: ActivityLog
+    let accountID: String
+    let keyIDs: [String]
+
+    init(_ kind: StoreKind = .memory) throws {
+        test = try TestStore(kind)
+        log = ActivityLog(store: test.store, clock: test.clock, random: test.random)
+        let (account, _, keys) = try test.account(withKeys: 2)
+        accountID = account.id
+        keyIDs = keys.map(\.key.id)
+    }
+
+    @discardableResult
+    func append(_ keyIndex: Int = 0, at: Int64? = nil, ok: Bool = true) throws -> ActivityEntry {
+        try log.append(keyID: keyIDs[keyIndex], at: at ?? test.clock.wallMillis, surface: .rest, action: "GET /v1/tasks",
+                       ok: ok, code: "not_found", message: "Task not found.", durationMillis: 4, client: nil, host: "studio-mac")
+    }
+
+    func all(_ keyIndex: Int = 0) throws -> [ActivityEntry] {
+        var entries: [ActivityEntry] = []
+        var cursor: ActivityCursor?
+        repeat {
+            let page = try log.page(accountID: accountID, keyID: keyIDs[keyIndex], limit: 7, after: cursor)
+            entries += page.entries
+            cursor = page.next
+        } while cursor != nil
+        return entries
+    }
+
+    @Test func anEntryKeepsItsFieldsAndAnOkOneHasNoCodeOrMessage() throws {
+        let failed = try append(ok: false)
+        #expect(failed.code == "not_found" && failed.message == "Task not found.")
+        let fine = try log.append(keyID: keyIDs[0], at: test.clock.wallMillis + 1, surface: .mcp, action: "update_task",
+                                  ok: true, code: "x", message: "y", durationMillis: 12,
+                                  client: Key.Client(name: "claude-code", version: "2.1.290"), host: nil)
+        #expect(fine.code == nil && fine.message == nil)
+        let page = try log.page(accountID: accountID, keyID: keyIDs[0], limit: 50, after: nil)
+        #expect(page.entries == [fine, failed])
+        #expect(page.next == nil)
+        #expect(fine.id.hasPrefix("act_") && Identifier.isWellFormed(Substring(fine.id), prefix: "act_"))
+    }
+
+    /// The Entry object of `rest-api.md#entry`, an MCP one with its client.
+    @Test func anEntryWritesTheContractsObject() throws {
+        let entry = ActivityEntry(id: "act_01jb2q7m3kabcdefghjkmnpqrs", keyID: keyIDs[0], at: 1_760_112_300_900, surface: .mcp,
+                                  action: "update_task", ok: false, code: "not_found", message: "Task not found.",
+                                  durationMillis: 4, client: Key.Client(name: "claude-code", version: "2.1.290"), host: "studio-mac")
+        var writer = JSONWriter()
+        entry.write(to: &writer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"id":"act_01jb2q7m3kabcdefghjkmnpqrs","at":1760112300.9,"#
+            + #""surface":"mcp","action":"update_task","status":"error","code":"not_found","message":"Task not found.","#
+            + #""duration_ms":4,"client":{"name":"claude-code","version":"2.1.290"},"host":"studio-mac"}"#)
+    }
+
+    @Test func pagesGoNewestFirstAndVisitEachEntryOnceAlsoWithinOneMillisecond() throws {
+        var made: [ActivityEntry] = []
+        for index in 0..<30 {
+            // Three entries in each millisecond: the ID orders them.
+            made.append(try append(at: 1_760_000_000_000 + Int64(index / 3)))
+        }
+        test.clock.wallMillis = 1_760_000_000_100
+        let expected = made.sorted { ($0.at, $0.id) > ($1.at, $1.id) }
+        #expect(try all() == expected)
+        let first = try log.page(accountID: accountID, keyID: keyIDs[0], limit: 30, after: nil)
+        #expect(first.entries == expected && first.next == nil)
+    }
+
+    @Test func aKeyKeepsItsNewest200AndTheOtherKeyIsUntouched() throws {
+        let other = try append(1)
+        for index in 0..<205 { try append(at: test.clock.wallMillis + Int64(index)) }
+        test.clock.advance(millis: 1000)
+        let kept = try all()
+        #expect(kept.count == 200)
+        #expect(kept.last?.at == Int64(1_760_000_000_005))
+        #expect(try all(1) == [other])
+        #expect(try test.rowCount("activity") == 201)
+    }
+
+    @Test func anotherAccountsKeyOrADeletedKeyIsNotFound() throws {
+        try append()
+        let (stranger, _) = try test.accounts.create()
+        #expect(throws: DomainError.notFound("Key not found.")) {
+            try log.page(accountID: stranger.id, keyID: keyIDs[0], limit: 50, after: nil)
+        }
+        try test.keys.delete(accountID: accountID, keyID: keyIDs[0])
+        #expect(throws: DomainError.notFound("Key not found.")) {
+            try log.page(accountID: accountID, keyID: keyIDs[0], limit: 50, after: nil)
+        }
+    }
+
+    @Test func entriesOlderThanSevenDaysAreLeftOutAndDeletedInBatches() throws {
+        let start = test.clock.wallMillis
+        for index in 0..<5 { try append(at: start + Int64(index)) }
+        let recent = try append(at: start + ActivityLog.keptMillis)
+        test.clock.wallMillis = start + ActivityLog.keptMillis + 3
+        // Entries at start+3 and start+4 are still within 7 days.
+        #expect(try all().count == 3)
+        #expect(try log.deleteOlderThan(start + 3, batch: 2) == 2)
+        #expect(try log.deleteOlderThan(start + 3, batch: 2) == 1)
+        #expect(try log.deleteOlderThan(start + 3, batch: 2) == 0)
+        #expect(try all().first == recent)
+        #expect(try test.rowCount("activity") == 3)
+    }
+
+    @Test(arguments: ["", "1", "1.", ".act_01jb2q7m3k0000000000000000", "x.act_01jb2q7m3kabcdefghjkmnpqrs",
+                      "1760000000000.key_01jb2q7m3kabcdefghjkmnpqrs", "1760000000000.act_01jb2q7m3k",
+                      "-1.act_01jb2q7m3kabcdefghjkmnpqrs", "1234567890123456.act_01jb2q7m3kabcdefghjkmnpqrs"])
+    func aCursorThisServerDidNotWriteIsRefused(text: String) {
+        #expect(ActivityCursor(text: text) == nil)
+    }
+
+    @Test func aCursorReadsBackWhatItWrote() {
+        let cursor = ActivityCursor(at: 1_760_000_000_123, id: "act_01jb2q7m3kabcdefghjkmnpqrs")
+        #expect(ActivityCursor(text: cursor.text) == cursor)
+    }
+}

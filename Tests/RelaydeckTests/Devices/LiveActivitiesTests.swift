@@ -1,0 +1,76 @@
+import Clock
+@testable import Relaydeck
+import SQLite
+import Testing
+
+/// `LiveActivities`: a registration needs a task and a device of the account.
+@Suite struct LiveActivitiesTests {
+    let test: TestStore
+    let devices: Devices
+    let live: LiveActivities
+    let accountID: String
+    let keyID: String
+    static let device = DevicesTests.phone
+    static let token = PushToken(String(repeating: "e5f6", count: 20))!
+
+    init() throws {
+        test = try TestStore(.memory)
+        devices = Devices(store: test.store, clock: test.clock)
+        live = LiveActivities(store: test.store, clock: test.clock)
+        let (account, _, keys) = try test.account(withKeys: 1)
+        accountID = account.id
+        keyID = keys[0].key.id
+        _ = try devices.register(accountID: accountID, deviceID: Self.device, DevicesTests.registration())
+        try insertTask("tsk_1", accountID: accountID, keyID: keyID)
+    }
+
+    /// A task row written straight into the table (the tasks service is written elsewhere).
+    func insertTask(_ id: String, accountID: String, keyID: String) throws {
+        try test.store.write { db in
+            try db.execute("""
+                INSERT INTO tasks (id, account_id, key_id, title, description, status, priority, notify, source, \
+                created_at, updated_at, created_seq, changed_seq) VALUES ('\(id)', '\(accountID)', '\(keyID)', 't', '', \
+                'todo', 'medium', 0, 'agent', 1, 1, 1, 1)
+                """)
+        }
+    }
+
+    @Test func registerKeepsTheNewestTokenOfTheTaskOnTheDevice() throws {
+        try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
+        let newer = PushToken("ab" + Self.token.value)!
+        try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: newer)
+        let found = try live.registrations(accountID: accountID, taskID: "tsk_1")
+        #expect(found.map(\.deviceID) == [Self.device])
+        #expect(found.map(\.pushToken) == [newer.value])
+    }
+
+    @Test func unregisterRemovesItAndIsFineWhenNothingIsRegistered() throws {
+        try live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
+        try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
+        try live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
+        #expect(try live.registrations(accountID: accountID, taskID: "tsk_1").isEmpty)
+    }
+
+    @Test func aTaskOrDeviceOfAnotherAccountIsNotFound() throws {
+        let (other, _, otherKeys) = try test.account(withKeys: 1)
+        try insertTask("tsk_2", accountID: other.id, keyID: otherKeys[0].key.id)
+        _ = try devices.register(accountID: other.id, deviceID: DevicesTests.tablet, DevicesTests.registration())
+        for action in [{ try live.register(accountID: accountID, taskID: "tsk_2", deviceID: Self.device, pushToken: Self.token) },
+                       { try live.unregister(accountID: accountID, taskID: "tsk_2", deviceID: Self.device) },
+                       { try live.register(accountID: accountID, taskID: "tsk_none", deviceID: Self.device, pushToken: Self.token) }] {
+            #expect(throws: DomainError.notFound("Task not found.")) { try action() }
+        }
+        for action in [{ try live.register(accountID: accountID, taskID: "tsk_1", deviceID: DevicesTests.tablet, pushToken: Self.token) },
+                       { try live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: DevicesTests.tablet) }] {
+            #expect(throws: DomainError.notFound("Device not found.")) { try action() }
+        }
+        #expect(try test.rowCount("live_activities") == 0)
+    }
+
+    @Test func aTaskOfADeletedKeyIsNotFound() throws {
+        try test.keys.delete(accountID: accountID, keyID: keyID)
+        #expect(throws: DomainError.notFound("Task not found.")) {
+            try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
+        }
+    }
+}
