@@ -19,7 +19,6 @@ import Testing
         Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities,
         LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
         ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
-        ActivityLog.SQL.deleteOld,
     ] + Purger.SQL.deleteOwned
 
     @Test(arguments: statements)

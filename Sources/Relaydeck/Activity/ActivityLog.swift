@@ -3,8 +3,8 @@ import SQLite
 
 /// The activity log of each API key (`rest-api.md#activity-log`): one entry per request of the
 /// key, written after its answer; the newest 200 of a key kept; read by the account newest
-/// first, a page at a time. The 7-day expiry (`overview.md#retention`) is the retention job's,
-/// through `deleteOlderThan`; until it runs, reads already leave older entries out.
+/// first, a page at a time. The 7-day expiry (`overview.md#retention`) is `Retention`'s;
+/// until it runs, reads already leave older entries out.
 public final class ActivityLog {
     /// `overview.md#limits`: "The oldest entry is removed first."
     public static let keptPerKey = 200
@@ -71,16 +71,6 @@ public final class ActivityLog {
         }
     }
 
-    /// Deletes up to `batch` entries written before `cutoffMillis` (wall clock) and returns how
-    /// many went: the retention job calls it until it returns less than `batch`, so no one
-    /// transaction is long.
-    @discardableResult
-    public func deleteOlderThan(_ cutoffMillis: Int64, batch: Int = 500) throws -> Int {
-        try store.write { db in
-            try db.statement(SQL.deleteOld).run(.integer(cutoffMillis), .integer(Int64(batch)))
-        }
-    }
-
     private static func value(_ text: String?) -> SQLiteValue {
         text.map { .text($0) } ?? .null
     }
@@ -101,6 +91,5 @@ public final class ActivityLog {
             SELECT \(columns) FROM activity WHERE key_id = ? AND at >= ? AND (at < ? OR (at = ? AND id < ?)) \
             ORDER BY at DESC, id DESC LIMIT ?
             """
-        static let deleteOld = "DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ? LIMIT ?)"
     }
 }
