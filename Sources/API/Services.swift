@@ -9,6 +9,7 @@ public struct Services {
     public let hub: EventHub
     public let accounts: Accounts
     public let keys: Keys
+    public let tasks: Tasks
     public let authenticator: Authenticator
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
@@ -18,6 +19,7 @@ public struct Services {
         self.hub = hub
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
+        tasks = Tasks(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
     }
 }

@@ -35,7 +35,7 @@ def test_head_health_has_the_get_headers_and_no_body(client, py):
     "/nope",
     "/v1",
     "/v1/",
-    "/v1/tasks",
+    "/v1/tasks/tsk_x/extra",
     "/v1/questions",
     "/v1/devices/dev_1",
     "/v1/keys/" + UNKNOWN_KEY_ID + "/activity",

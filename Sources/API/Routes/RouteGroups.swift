@@ -6,6 +6,7 @@ enum RouteGroups {
             HealthRoutes(context),
             AccountRoutes(context),
             KeyRoutes(context),
+            TaskRoutes(context),
         ]
     }
 }

@@ -89,4 +89,12 @@ public enum TextProblem: Error, Sendable, Equatable {
 extension TextRule {
     /// Key `label` (`overview.md#limits`).
     public static let keyLabel = TextRule(characters: 1...40)
+    /// Task `title`: one line (`overview.md#limits`).
+    public static let taskTitle = TextRule(characters: 1...200)
+    /// Task `description`: Markdown, so its lines and spaces stay as sent.
+    public static let taskDescription = TextRule(characters: 0...20_000, oneLine: false)
+    /// Task `status_note`: one line; empty is stored as `null` by the service.
+    public static let statusNote = TextRule(characters: 0...140)
+    /// Message `text` (`inbox.md#inbox-item`): the space at its two ends goes, its lines stay.
+    public static let messageText = TextRule(characters: 1...2_000, oneLine: false, trimmed: true)
 }

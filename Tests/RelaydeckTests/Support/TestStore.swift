@@ -25,6 +25,7 @@ final class TestStore {
     private(set) var changes: [Change] = []
     let accounts: Accounts
     let keys: Keys
+    let tasks: Tasks
     let authenticator: Authenticator
 
     init(_ kind: StoreKind, options: Database.Options = Database.Options()) throws {
@@ -32,6 +33,7 @@ final class TestStore {
         store = Store(path: path, options: options)
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
+        tasks = Tasks(store: store, clock: clock, random: random, hub: hub)
         authenticator = Authenticator(store: store)
         let opened = try store.open()
         #expect(opened)
@@ -74,6 +76,14 @@ func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation
     }
 }
 
+
+/// `text` through `rule`, as the API would hand it to the domain.
+func checked(_ text: String, _ rule: TextRule) -> CheckedText {
+    switch rule.check(text) {
+    case .success(let checked): return checked
+    case .failure(let problem): fatalError("not a valid text in a test: \(problem.message)")
+    }
+}
 
 /// `text` through the key label rule, as the API would hand it to the domain.
 func checked(_ text: String) -> CheckedText {
