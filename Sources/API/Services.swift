@@ -10,6 +10,7 @@ public struct Services {
     public let accounts: Accounts
     public let keys: Keys
     public let tasks: Tasks
+    public let inbox: Inbox
     public let authenticator: Authenticator
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
@@ -19,7 +20,8 @@ public struct Services {
         self.hub = hub
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
-        tasks = Tasks(store: store, clock: clock, random: random, hub: hub)
+        inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
+        tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         authenticator = Authenticator(store: store)
     }
 }

@@ -7,6 +7,7 @@ enum RouteGroups {
             AccountRoutes(context),
             KeyRoutes(context),
             TaskRoutes(context),
+            InboxRoutes(context),
         ]
     }
 }

@@ -7,6 +7,18 @@ public struct Key: Sendable, Equatable {
     public struct Client: Sendable, Equatable {
         public let name: String
         public let version: String
+
+        /// `{"name": ..., "version": ...}`, or `null` before an MCP client used the key (also
+        /// the Agent's `last_client`, `inbox.md#agent`).
+        public static func write(_ client: Client?, to writer: inout JSONWriter) {
+            guard let client else { return writer.null() }
+            writer.beginObject()
+            writer.key("name")
+            writer.string(client.name)
+            writer.key("version")
+            writer.string(client.version)
+            writer.endObject()
+        }
     }
 
     public struct Counts: Sendable, Equatable {
@@ -42,16 +54,7 @@ public struct Key: Sendable, Equatable {
         writer.key("last_used_at")
         if let lastUsedAt { writer.timestamp(millis: lastUsedAt) } else { writer.null() }
         writer.key("last_client")
-        if let lastClient {
-            writer.beginObject()
-            writer.key("name")
-            writer.string(lastClient.name)
-            writer.key("version")
-            writer.string(lastClient.version)
-            writer.endObject()
-        } else {
-            writer.null()
-        }
+        Client.write(lastClient, to: &writer)
         writer.key("last_host")
         writer.string(lastHost)
         writer.key("counts")

@@ -34,6 +34,9 @@ extension Tasks {
             if closes && counts.closed >= Self.maxClosedPerKey {
                 changes += try Self.evictOldestClosed(db, accountID: after.accountID, keyID: after.keyID, except: after.id)
             }
+            if principal.keyID == nil, let line = InboxChangeLine.text(before: before, after: after) {
+                changes.append(try notify(db, after, .taskChanged, text: line))
+            }
             return after
         }
         hub.publish(changes)

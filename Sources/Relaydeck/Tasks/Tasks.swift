@@ -14,12 +14,15 @@ public final class Tasks {
     let clock: any Clock
     let random: any RandomSource
     let hub: EventHub
+    /// The person's changes leave an item in the key's inbox, in the same transaction.
+    let inbox: Inbox
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
         self.store = store
         self.clock = clock
         self.random = random
         self.hub = hub
+        self.inbox = inbox
     }
 
     public func get(_ principal: Principal, taskID: String) throws -> WorkTask {
@@ -62,6 +65,9 @@ public final class Tasks {
             if status.isClosed && counts.closed >= Self.maxClosedPerKey {
                 changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id)
             }
+            if !fromAgent {
+                changes.append(try notify(db, task, .taskAssigned, text: task.title))
+            }
             return task
         }
         hub.publish(changes)
@@ -70,15 +76,25 @@ public final class Tasks {
 
     /// Deletes a task the caller can reach: `204`, and `task.deleted`.
     public func delete(_ principal: Principal, taskID: String) throws {
-        let task = try store.write { db in
+        var changes: [Change] = []
+        try store.write { db in
             let task = try Self.fetch(db, principal, taskID: taskID)
             try Self.remove(db, task.id, keyID: task.keyID, status: task.status)
             // The pending questions of the task become `cancelled` here (`rest-api.md#tasks`),
             // once questions exist.
-            return task
+            changes.append(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
+                                  actor: Self.actor(principal)))
+            if principal.keyID == nil {
+                changes.append(try notify(db, task, .taskDeleted, text: task.title))
+            }
         }
-        hub.publish(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
-                           actor: Self.actor(principal)))
+        hub.publish(changes)
+    }
+
+    /// `inbox.md#inbox-item`: the person's change of a task, told to the task's key.
+    func notify(_ db: Database, _ task: WorkTask, _ kind: InboxItem.Kind, text: String) throws -> Change {
+        try inbox.add(db, accountID: task.accountID, keyID: task.keyID, kind: kind, from: .person, taskID: task.id,
+                      text: text, actor: .account).change
     }
 
     static let openCapError = DomainError.conflict("A key can have \(TextRules.grouped(maxOpenPerKey)) open tasks.")

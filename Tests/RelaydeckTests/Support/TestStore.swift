@@ -26,6 +26,7 @@ final class TestStore {
     let accounts: Accounts
     let keys: Keys
     let tasks: Tasks
+    let inbox: Inbox
     let authenticator: Authenticator
 
     init(_ kind: StoreKind, options: Database.Options = Database.Options()) throws {
@@ -33,7 +34,8 @@ final class TestStore {
         store = Store(path: path, options: options)
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
-        tasks = Tasks(store: store, clock: clock, random: random, hub: hub)
+        inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
+        tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         authenticator = Authenticator(store: store)
         let opened = try store.open()
         #expect(opened)

@@ -39,7 +39,11 @@ import Testing
     @Test func aPersonsTaskIsFromTheAppUnseenAndHasNoHost() throws {
         let task = try test.tasks.create(person, keyID: key.id, new(), host: "ignored")
         #expect(task.source == .app && task.seenAt == nil && task.host == nil)
-        #expect(test.changes.last == Change(accountID: account.id, event: .taskCreated(task), actor: .account))
+        // The key hears of it in its inbox (`inbox.md#inbox-item`).
+        #expect(test.changes.suffix(2) == [
+            Change(accountID: account.id, event: .taskCreated(task), actor: .account),
+            Change(accountID: account.id, event: .inboxUpdated(keyID: key.id, unread: 1), actor: .account),
+        ])
     }
 
     @Test func theAccountNeedsAKeyOfItsOwn() throws {
@@ -102,7 +106,10 @@ import Testing
     @Test func deleteRemovesTheTaskItsCountAndAnnouncesIt() throws {
         let task = try test.tasks.create(agent, keyID: nil, new(), host: nil)
         try test.tasks.delete(person, taskID: task.id)
-        #expect(test.changes.last == Change(accountID: account.id, event: .taskDeleted(taskID: task.id, keyID: key.id), actor: .account))
+        #expect(test.changes.suffix(2) == [
+            Change(accountID: account.id, event: .taskDeleted(taskID: task.id, keyID: key.id), actor: .account),
+            Change(accountID: account.id, event: .inboxUpdated(keyID: key.id, unread: 1), actor: .account),
+        ])
         #expect(try test.keys.get(accountID: account.id, keyID: key.id).counts == Key.Counts())
         #expect(throws: DomainError.notFound("Task not found.")) { try test.tasks.get(agent, taskID: task.id) }
     }
