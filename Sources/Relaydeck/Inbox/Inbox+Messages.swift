@@ -41,11 +41,7 @@ extension Inbox {
         if let key = try? Keys.fetch(db, accountID: accountID, keyID: name) {
             keyID = key.id
         } else {
-            let statement = try db.statement(InboxSQL.keysByLabel)
-            defer { statement.reset() }
-            try statement.bind([.text(accountID), .text(name)])
-            var matches: [String] = []
-            while let row = try statement.nextRow() { matches.append(try row.text("id")) }
+            let matches = try db.rows(InboxSQL.keysByLabel, [.text(accountID), .text(name)]) { try $0.text("id") }
             guard matches.count == 1 else { throw notFound }
             keyID = matches[0]
         }

@@ -57,11 +57,7 @@ public final class Inbox {
         var changes: [Change] = []
         let result = try store.write { db in
             try prune(db, keyID: use.keyID, now: now)
-            let statement = try db.statement(InboxSQL.unread)
-            try statement.bind([.text(use.keyID), .integer(Int64(limit))])
-            var items: [InboxItem] = []
-            while let row = try statement.nextRow() { items.append(try InboxItem(row: row)) }
-            statement.reset()
+            var items = try db.rows(InboxSQL.unread, [.text(use.keyID), .integer(Int64(limit))]) { try InboxItem(row: $0) }
             for index in items.indices where markRead {
                 try db.statement(InboxSQL.markRead).run(.integer(now), .text(items[index].id))
                 items[index].readAt = now
@@ -95,21 +91,13 @@ public final class Inbox {
     public func recent(accountID: String, keyID: String) throws -> (items: [InboxItem], unread: Int) {
         try store.read { db in
             _ = try Keys.fetch(db, accountID: accountID, keyID: keyID)
-            let statement = try db.statement(InboxSQL.recent)
-            defer { statement.reset() }
-            try statement.bind([.text(keyID), .integer(Int64(Self.recentCount))])
-            var items: [InboxItem] = []
-            while let row = try statement.nextRow() { items.append(try InboxItem(row: row)) }
+            let items = try db.rows(InboxSQL.recent, [.text(keyID), .integer(Int64(Self.recentCount))]) { try InboxItem(row: $0) }
             return (items, try Self.unreadCount(db, keyID: keyID))
         }
     }
 
     static func unreadCount(_ db: Database, keyID: String) throws -> Int {
-        let statement = try db.statement(InboxSQL.unreadCount)
-        defer { statement.reset() }
-        try statement.bind(keyID, at: 1)
-        guard let row = try statement.nextRow() else { return 0 }
-        return try row.int("unread")
+        try db.firstRow(InboxSQL.unreadCount, [.text(keyID)]) { try $0.int("unread") } ?? 0
     }
 
     /// Items past their lifetime go when the key's inbox is written (`overview.md#retention`).

@@ -13,35 +13,20 @@ extension Tasks {
         }
         return try store.read { db in
             let snapshot = try cursor?.snapshot ?? Self.currentSeq(db)
-            let statement = try db.statement(TaskSQL.list)
-            defer { statement.reset() }
             let keyID = principal.keyID ?? filter.keyID
-            try statement.bind([
+            let values: [SQLiteValue] = [
                 .integer(snapshot), .text(principal.accountID), keyID.map { .text($0) } ?? .null,
                 TaskFilter.commaList(filter.statuses?.map(\.rawValue)).map { .text($0) } ?? .null,
                 TaskFilter.commaList(filter.priorities?.map(\.rawValue)).map { .text($0) } ?? .null,
+                // One row past the page says whether a next page exists.
                 .integer(Int64(filter.limit + 1)),
                 cursor.map { .integer($0.sortAt) } ?? .null, cursor.map { .text($0.taskID) } ?? .null,
-            ])
-            var tasks: [WorkTask] = []
-            var lastSortAt: Int64 = 0
-            while let row = try statement.nextRow() {
-                // One row past the page says whether a next page exists.
-                guard tasks.count < filter.limit else {
-                    return (tasks, TaskCursor(snapshot: snapshot, issuedAt: cursor?.issuedAt ?? now,
-                                              sortAt: lastSortAt, taskID: tasks[tasks.count - 1].id))
-                }
-                tasks.append(try WorkTask(row: row))
-                lastSortAt = try row.int64("sort_at")
-            }
-            return (tasks, nil)
+            ]
+            let rows = try db.rows(TaskSQL.list, values) { (task: try WorkTask(row: $0), sortAt: try $0.int64("sort_at")) }
+            let page = rows.prefix(filter.limit)
+            guard rows.count > filter.limit, let last = page.last else { return (page.map(\.task), nil) }
+            return (page.map(\.task), TaskCursor(snapshot: snapshot, issuedAt: cursor?.issuedAt ?? now,
+                                                 sortAt: last.sortAt, taskID: last.task.id))
         }
-    }
-
-    static func currentSeq(_ db: Database) throws -> Int64 {
-        let statement = try db.statement(TaskSQL.currentSeq)
-        defer { statement.reset() }
-        guard let row = try statement.nextRow() else { throw SQLiteError(code: 20, message: "no change counter", sql: TaskSQL.currentSeq) }
-        return try row.int64("seq")
     }
 }

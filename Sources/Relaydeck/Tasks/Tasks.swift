@@ -105,27 +105,34 @@ public final class Tasks {
 
     /// A task the principal can reach, or `404 Task not found.`
     static func fetch(_ db: Database, _ principal: Principal, taskID: String) throws -> WorkTask {
-        let statement = try db.statement(TaskSQL.get)
-        defer { statement.reset() }
-        try statement.bind([.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null])
-        guard let row = try statement.nextRow() else { throw DomainError.notFound("Task not found.") }
-        return try WorkTask(row: row)
+        let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
+        guard let task = try db.firstRow(TaskSQL.get, values, { try WorkTask(row: $0) }) else {
+            throw DomainError.notFound("Task not found.")
+        }
+        return task
     }
 
-    /// The next number of the global change counter (`TaskCursor`).
+    /// The next number of the global change counter (`TaskCursor`); `currentSeq` reads it.
     static func nextSeq(_ db: Database) throws -> Int64 {
-        let statement = try db.statement(TaskSQL.nextSeq)
-        defer { statement.reset() }
-        guard let row = try statement.nextRow() else { throw SQLiteError(code: 20, message: "no change counter", sql: TaskSQL.nextSeq) }
-        return try row.int64("seq")
+        try seq(db, TaskSQL.nextSeq)
+    }
+
+    static func currentSeq(_ db: Database) throws -> Int64 {
+        try seq(db, TaskSQL.currentSeq)
+    }
+
+    private static func seq(_ db: Database, _ sql: String) throws -> Int64 {
+        guard let seq = try db.firstRow(sql, [], { try $0.int64("seq") }) else {
+            throw SQLiteError(code: 20, message: "the change counter has no row", sql: sql)
+        }
+        return seq
     }
 
     static func counts(_ db: Database, keyID: String) throws -> (open: Int, closed: Int) {
-        let statement = try db.statement(TaskSQL.counts)
-        defer { statement.reset() }
-        try statement.bind(keyID, at: 1)
-        guard let row = try statement.nextRow() else { throw DomainError.notFound("Key not found.") }
-        return (try row.int("open"), try row.int("closed"))
+        guard let counts = try db.firstRow(TaskSQL.counts, [.text(keyID)], { (try $0.int("open"), try $0.int("closed")) }) else {
+            throw DomainError.notFound("Key not found.")
+        }
+        return counts
     }
 
     static func adjustCount(_ db: Database, keyID: String, status: WorkTask.Status, by delta: Int64) throws {
@@ -141,12 +148,10 @@ public final class Tasks {
     /// One more closed task than the cap: the oldest closed one goes, and the stream hears of
     /// it (`overview.md#limits`).
     static func evictOldestClosed(_ db: Database, accountID: String, keyID: String, except: String) throws -> [Change] {
-        let statement = try db.statement(TaskSQL.oldestClosed)
-        try statement.bind([.text(keyID), .text(except)])
-        guard let row = try statement.nextRow() else { statement.reset(); return [] }
-        let id = try row.text("id")
-        let status = WorkTask.Status(rawValue: try row.text("status")) ?? .done
-        statement.reset()
+        let oldest = try db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
+            (id: try row.text("id"), status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
+        }
+        guard let (id, status) = oldest else { return [] }
         try remove(db, id, keyID: keyID, status: status)
         return [Change(accountID: accountID, event: .taskDeleted(taskID: id, keyID: keyID), actor: .server)]
     }
