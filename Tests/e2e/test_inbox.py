@@ -1,5 +1,7 @@
 """GET /v1/inbox, POST /v1/messages, GET /v1/keys/{key_id}/inbox, GET /v1/agents (inbox.md)."""
 
+import http.client
+import json
 import threading
 import time
 
@@ -232,3 +234,21 @@ def test_a_waiting_read_with_nothing_new_ends_empty(client, agent):
     started = time.monotonic()
     assert inbox(client, secret, "?wait=1") == {"items": [], "unread": 0}
     assert time.monotonic() - started >= 0.9
+
+
+def test_the_two_hundred_and_first_unread_item_pushes_out_the_oldest(server):
+    client = PythonClient(server.host, server.port)
+    _, token = create_account(client)
+    key, secret = create_key(client, token)
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    try:
+        for index in range(201):
+            body = json.dumps({"key_id": key["id"], "title": f"t{index}"})
+            conn.request("POST", "/v1/tasks", body=body, headers={"Authorization": f"Bearer {token}"})
+            response = conn.getresponse()
+            assert response.status == 201, (response.status, response.read())
+            response.read()
+    finally:
+        conn.close()
+    first = inbox(client, secret, "?limit=1&mark_read=false")
+    assert first["unread"] == 200 and [i["text"] for i in first["items"]] == ["t1"], first

@@ -35,6 +35,10 @@ def test_an_agent_makes_a_task_with_the_defaults_its_host_and_sees_it_at_once(cl
         response = client.call("GET", f"/v1/tasks/{task['id']}", **credential)
         assert response.status == 200 and response.json == task, response
     assert find_key(client, token, key["id"])["counts"] == {"todo": 1, "in_progress": 0, "done": 0, "cancelled": 0}
+    # The host is that of the request that made the task, for good.
+    response = client.call("PATCH", f"/v1/tasks/{task['id']}", json={"status": "in_progress"}, api_key=secret,
+                           headers={"X-Relaydeck-Host": "laptop"})
+    assert response.status == 200 and response.json["host"] == "studio-mac", response
 
 
 def test_the_person_makes_a_task_for_a_key_from_the_app(client, agent):

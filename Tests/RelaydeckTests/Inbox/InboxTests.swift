@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func aMessageMayNameOnlyATaskTheSenderCanRead() throws {
-        let other = Principal.key(KeyUse(keyID: keys[1].id, accountID: account.id, lastUsedAt: nil, lastHost: nil))
+        let other = test.agent(keys[1])
         let theirs = try test.tasks.create(other, keyID: nil, NewTask(title: checked("theirs", .taskTitle)), host: nil)
         #expect(throws: DomainError.notFound("Task not found.")) {
             try test.inbox.send(.key(agent), to: .to(keys[1].id), text: checked("x", .messageText), taskID: theirs.id)

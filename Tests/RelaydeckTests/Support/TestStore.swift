@@ -1,6 +1,6 @@
 import Clock
 import DomainTestSupport
-import Relaydeck
+@testable import Relaydeck
 import SQLite
 import TestSupport
 import Testing
@@ -54,6 +54,11 @@ final class TestStore {
             made.append(try keys.create(accountID: account.id, label: checked("key \(index + 1)")))
         }
         return (account, token, made)
+    }
+
+    /// The principal of a key's API key, as the gate hands it to a service.
+    func agent(_ key: Key) -> Principal {
+        .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil))
     }
 
     /// The number of rows of `table` (deleted ones included), straight from SQL.

@@ -7,7 +7,7 @@ import Testing
     @Test func theThousandAndFirstOpenTaskIsAConflictAndReopeningCountsToo() throws {
         let test = try TestStore(.memory)
         let (account, _, keys) = try test.account(withKeys: 1)
-        let agent = Principal.key(KeyUse(keyID: keys[0].key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil))
+        let agent = test.agent(keys[0].key)
         let title = checked("open", .taskTitle)
         for _ in 0..<Tasks.maxOpenPerKey - 1 {
             _ = try test.tasks.create(agent, keyID: nil, NewTask(title: title), host: nil)
@@ -27,7 +27,7 @@ import Testing
         let test = try TestStore(.memory)
         let (account, _, keys) = try test.account(withKeys: 1)
         let keyID = keys[0].key.id
-        let agent = Principal.key(KeyUse(keyID: keyID, accountID: account.id, lastUsedAt: nil, lastHost: nil))
+        let agent = test.agent(keys[0].key)
         let title = checked("closed", .taskTitle)
         var first: [String] = []
         for index in 0..<Tasks.maxClosedPerKey {

@@ -4,10 +4,15 @@ import Testing
 
 /// `rest-api.md#list-tasks`: the cursor visits every task exactly once while tasks change.
 @Suite struct TaskCursorTests {
-    @Test func everySurvivingTaskIsSeenExactlyOnceWhileTasksChangeBetweenPages() throws {
+    /// A store with an account of `keys` keys, and the account's principal.
+    static func store(keys count: Int) throws -> (TestStore, Principal, [(key: Key, secret: Secret)]) {
         let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 2)
-        let person = Principal.account(accountID: account.id)
+        let (account, _, keys) = try test.account(withKeys: count)
+        return (test, .account(accountID: account.id), keys)
+    }
+
+    @Test func everySurvivingTaskIsSeenExactlyOnceWhileTasksChangeBetweenPages() throws {
+        let (test, person, keys) = try Self.store(keys: 2)
         var ids: [String] = []
         for index in 0..<40 {
             let keyID = keys[index % 2].key.id
@@ -50,9 +55,7 @@ import Testing
     }
 
     @Test func theFirstPageIsNewestFirstAndTheCursorRoundTrips() throws {
-        let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
-        let person = Principal.account(accountID: account.id)
+        let (test, person, keys) = try Self.store(keys: 1)
         var ids: [String] = []
         for index in 0..<3 {
             ids.append(try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("t\(index)", .taskTitle)), host: nil).id)
@@ -69,9 +72,7 @@ import Testing
     }
 
     @Test func aCursorOlderThanADayHasExpired() throws {
-        let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
-        let person = Principal.account(accountID: account.id)
+        let (test, person, keys) = try Self.store(keys: 1)
         for _ in 0..<2 {
             _ = try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("t", .taskTitle)), host: nil)
         }

@@ -15,7 +15,7 @@ import Testing
         let (account, _, keys) = try test.account(withKeys: 1)
         self.account = account
         key = keys[0].key
-        agent = .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil))
+        agent = test.agent(key)
         person = .account(accountID: account.id)
     }
 
@@ -85,7 +85,7 @@ import Testing
 
     @Test func aKeySeesOnlyItsOwnTasksAndTheAccountOnlyThoseOfLiveKeys() throws {
         let other = try test.keys.create(accountID: account.id, label: checked("other")).key
-        let otherAgent = Principal.key(KeyUse(keyID: other.id, accountID: account.id, lastUsedAt: nil, lastHost: nil))
+        let otherAgent = test.agent(other)
         let mine = try test.tasks.create(agent, keyID: nil, new("mine"), host: nil)
         test.clock.advance(millis: 1)
         let theirs = try test.tasks.create(otherAgent, keyID: nil, new("theirs"), host: nil)
