@@ -118,6 +118,17 @@ import Testing
         #expect(try test.tasks.get(person, taskID: theirs.id).seenAt == theirs.seenAt)
     }
 
+    @Test func readItemsGoAfterADayAndUnreadOnesAfterAWeek() throws {
+        _ = try test.inbox.send(person, to: .keyID(agent.keyID), text: checked("read", .messageText), taskID: nil)
+        _ = try test.inbox.read(agent, limit: 20, markRead: true)
+        _ = try test.inbox.send(person, to: .keyID(agent.keyID), text: checked("unread", .messageText), taskID: nil)
+        test.clock.advance(by: .seconds(24 * 3600 + 1))
+        #expect(try test.inbox.read(agent, limit: 20, markRead: false).items.map(\.text) == ["unread"])
+        #expect(try test.inbox.recent(accountID: account.id, keyID: agent.keyID).items.map(\.text) == ["unread"])
+        test.clock.advance(by: .seconds(6 * 24 * 3600))
+        #expect(try test.inbox.read(agent, limit: 20, markRead: false).items.isEmpty)
+    }
+
     @Test func recentIsForTheAccountsOwnKeys() throws {
         let stranger = try test.account(withKeys: 1).keys[0].key
         #expect(throws: DomainError.notFound("Key not found.")) { try test.inbox.recent(accountID: account.id, keyID: stranger.id) }

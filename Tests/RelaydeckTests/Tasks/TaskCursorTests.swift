@@ -83,6 +83,19 @@ import Testing
         }
     }
 
+    @Test func movesAreKeptForADayAndNoLonger() throws {
+        let (test, person, keys) = try Self.store(keys: 1)
+        let task = try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("t", .taskTitle)), host: nil)
+        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: false))
+        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: true))
+        #expect(try test.rowCount("task_moves") == 2)
+        test.clock.advance(by: .seconds(24 * 3600 + 1))
+        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: false))
+        #expect(try test.rowCount("task_moves") == 1)
+        try test.tasks.delete(person, taskID: task.id)
+        #expect(try test.rowCount("task_moves") == 0)
+    }
+
     @Test(arguments: ["", "abc", "MS4yLjMudHNrX3g", "!!!!", "LTEuMi4zLnRza18wMTIzNDU2Nzg5YWJjZGVmZ2hqa21ucHFyc3Q"])
     func aCursorTheServerDidNotWriteIsRefused(text: String) {
         #expect(TaskCursor(text: text) == nil)
