@@ -38,9 +38,9 @@ extension Inbox {
     private static func resolve(_ db: Database, accountID: String, _ name: String, sender: String?) throws -> String {
         let notFound = DomainError.notFound("Key not found.")
         var keyID: String
-        if let key = try? Keys.fetch(db, accountID: accountID, keyID: name) {
-            keyID = key.id
-        } else {
+        do {
+            keyID = try Keys.fetch(db, accountID: accountID, keyID: name).id
+        } catch DomainError.notFound {
             let matches = try db.rows(InboxSQL.keysByLabel, [.text(accountID), .text(name)]) { try $0.text("id") }
             guard matches.count == 1 else { throw notFound }
             keyID = matches[0]

@@ -35,6 +35,10 @@ import Testing
         #expect(try api.send("GET", "/v1/inbox", [apiKey(key.secret)]).text == #"{"items":[],"unread":0}"#)
         let recent = try api.send("GET", "/v1/keys/\(key.id)/inbox", [bearer(token)])
         #expect(recent.text == #"{"items":[\#(item)1760000001.5}],"unread":0}"#)
+        // A HEAD reads nothing away.
+        #expect(try message(#"{"key_id": "\#(key.id)", "text": "more"}"#, bearer(token)).status == 201)
+        #expect(try api.send("HEAD", "/v1/inbox", [apiKey(key.secret)]).status == 200)
+        #expect(try api.send("GET", "/v1/inbox?mark_read=false", [apiKey(key.secret)]).json()["unread"]?.int64Value == 1)
     }
 
     @Test func markReadFalseAndLimitLeaveItemsUnread() throws {

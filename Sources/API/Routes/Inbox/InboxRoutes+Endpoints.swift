@@ -11,7 +11,8 @@ extension InboxRoutes {
         var query = call.queryReader()
         let wait = query.read("wait", .int(0...50)) ?? 0
         let limit = query.read("limit", .int(1...50)) ?? 20
-        let markRead = query.read("mark_read", .bool) ?? true
+        // A HEAD is answered by this GET, but must not use up what the agent has not seen.
+        let markRead = (query.read("mark_read", .bool) ?? true) && call.request.method != .head
         try query.check()
         let take = { [inbox] () throws -> HTTPResponse? in
             guard try inbox.unread(keyID: use.keyID) > 0 else { return nil }
