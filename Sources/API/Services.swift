@@ -9,6 +9,8 @@ public struct Services {
     public let hub: EventHub
     public let accounts: Accounts
     public let keys: Keys
+    public let tasks: Tasks
+    public let inbox: Inbox
     public let authenticator: Authenticator
     public let questions: Questions
     public let devices: Devices
@@ -22,6 +24,8 @@ public struct Services {
         self.hub = hub
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
+        inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
+        tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         authenticator = Authenticator(store: store)
         questions = Questions(store: store, clock: clock, random: random, hub: hub)
         devices = Devices(store: store, clock: clock)

@@ -7,7 +7,7 @@ import Testing
 /// credential is looked at.
 @Suite struct RoutingTests {
     @Test(arguments: ["/", "/v1", "/v1/", "/v1/keys/", "/health/", "/v1/keys/key_x/extra", "/v1/accounts/acc_x",
-                      "/v1/tasks", "/V1/keys", "/v1//keys", "/v1/keys%2Fkey_x"])
+                      "/v1/tasks/", "/V1/keys", "/v1//keys", "/v1/keys%2Fkey_x"])
     func anUnknownPathIsNotFound(path: String) throws {
         let api = try APIHarness()
         let answer = try api.send("GET", path)

@@ -121,3 +121,44 @@ def find_key(client, token: str, key_id: str) -> dict:
     matches = [k for k in list_keys(client, token) if k["id"] == key_id]
     assert len(matches) == 1, (key_id, matches)
     return matches[0]
+
+
+# Tasks (rest-api.md#task).
+TASK_ID = re.compile(r"^tsk_[0-9a-hjkmnp-tv-z]{26}$")
+TASK_FIELDS = {"id", "key_id", "title", "description", "status", "priority", "notify", "progress", "status_note",
+               "source", "created_at", "updated_at", "completed_at", "seen_at", "host"}
+TASK_NOT_FOUND = ("not_found", "Task not found.")
+ACCOUNT_ONLY = "Not permitted with an API key."
+
+
+def create_task(client, secret: str | None = None, token: str | None = None, headers: dict | None = None,
+                **fields) -> dict:
+    """POST /v1/tasks with the API key `secret` or the account `token`; returns the Task."""
+    body = {"title": "Write tests", **fields}
+    response = client.call("POST", "/v1/tasks", json=body, api_key=secret, token=token, headers=headers)
+    assert response.status == 201, response
+    assert_json_content_type(response)
+    task = response.json
+    assert set(task) == TASK_FIELDS, task
+    assert TASK_ID.match(task["id"]), task
+    return task
+
+
+def list_tasks(client, query: str = "", secret: str | None = None, token: str | None = None) -> dict:
+    response = client.call("GET", "/v1/tasks" + query, api_key=secret, token=token)
+    assert response.status == 200, response
+    assert set(response.json) == {"tasks", "next_cursor"}, response
+    return response.json
+
+
+def all_tasks(client, query: str = "", secret: str | None = None, token: str | None = None) -> list[dict]:
+    """Every page of GET /v1/tasks, in order."""
+    tasks: list[dict] = []
+    page = list_tasks(client, query, secret=secret, token=token)
+    while True:
+        tasks += page["tasks"]
+        if page["next_cursor"] is None:
+            return tasks
+        # A query that already names a cursor continues with the new one.
+        base = "&".join(part for part in query.lstrip("?").split("&") if not part.startswith("cursor="))
+        page = list_tasks(client, f"?{base}&cursor={page['next_cursor']}", secret=secret, token=token)

@@ -17,3 +17,14 @@ enum FieldValue<Value> {
         return false
     }
 }
+
+extension FieldValue {
+    /// As the domain's patches take it: nil when absent, `.some(nil)` for `null`.
+    var patch: Value?? {
+        switch self {
+        case .absent: nil
+        case .null: .some(nil)
+        case .value(let value): .some(value)
+        }
+    }
+}

@@ -9,6 +9,8 @@ enum RouteGroups {
             QuestionRoutes(context),
             ActivityRoutes(context),
             DeviceRoutes(context),
+            TaskRoutes(context),
+            InboxRoutes(context),
         ]
     }
 }

@@ -15,7 +15,7 @@ extension Key.Client {
     }
 
     /// `client` as JSON, or `null`.
-    static func write(_ client: Key.Client?, to writer: inout JSONWriter) {
+    public static func write(_ client: Key.Client?, to writer: inout JSONWriter) {
         if let client { client.write(to: &writer) } else { writer.null() }
     }
 

@@ -95,4 +95,12 @@ extension TextRule {
     public static let questionOption = TextRule(characters: 1...30)
     /// A typed answer: only the white space at its two ends goes.
     public static let typedAnswer = TextRule(characters: 1...1_000, oneLine: false, trimmed: true)
+    /// Task `title`: one line (`overview.md#limits`).
+    public static let taskTitle = TextRule(characters: 1...200)
+    /// Task `description`: Markdown, so its lines and spaces stay as sent.
+    public static let taskDescription = TextRule(characters: 0...20_000, oneLine: false)
+    /// Task `status_note`: one line; empty is stored as `null` by the service.
+    public static let statusNote = TextRule(characters: 0...140)
+    /// Message `text` (`inbox.md#inbox-item`): the space at its two ends goes, its lines stay.
+    public static let messageText = TextRule(characters: 1...2_000, oneLine: false, trimmed: true)
 }

@@ -1,6 +1,6 @@
 import Clock
 import DomainTestSupport
-import Relaydeck
+@testable import Relaydeck
 import SQLite
 import TestSupport
 import Testing
@@ -25,6 +25,8 @@ final class TestStore {
     private(set) var changes: [Change] = []
     let accounts: Accounts
     let keys: Keys
+    let tasks: Tasks
+    let inbox: Inbox
     let authenticator: Authenticator
 
     init(_ kind: StoreKind, options: Database.Options = Database.Options()) throws {
@@ -32,6 +34,8 @@ final class TestStore {
         store = Store(path: path, options: options)
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
+        inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
+        tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         authenticator = Authenticator(store: store)
         let opened = try store.open()
         #expect(opened)
@@ -50,6 +54,11 @@ final class TestStore {
             made.append(try keys.create(accountID: account.id, label: checked("key \(index + 1)")))
         }
         return (account, token, made)
+    }
+
+    /// The principal of a key's API key, as the gate hands it to a service.
+    func agent(_ key: Key) -> Principal {
+        .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil))
     }
 
     /// The number of rows of `table` (deleted ones included), straight from SQL.
@@ -74,6 +83,14 @@ func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation
     }
 }
 
+
+/// `text` through `rule`, as the API would hand it to the domain.
+func checked(_ text: String, _ rule: TextRule) -> CheckedText {
+    switch rule.check(text) {
+    case .success(let checked): return checked
+    case .failure(let problem): fatalError("not a valid text in a test: \(problem.message)")
+    }
+}
 
 /// `text` through the key label rule, as the API would hand it to the domain.
 func checked(_ text: String) -> CheckedText {

@@ -1,0 +1,52 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `inbox.md#rest`: the inbox of a key, messages, and the agents of an account.
+final class InboxRoutes: RouteGroup {
+    let context: APIContext
+    var inbox: Inbox { context.services.inbox }
+    /// `overview.md#rate-limits`: 60 messages in one hour from one sender (the account or a key).
+    var messageLimiter: RateLimiter
+
+    static let messagesPerHour = 60
+
+    init(_ context: APIContext) {
+        self.context = context
+        messageLimiter = RateLimiter(limit: Self.messagesPerHour, periodMicros: 3_600_000_000)
+    }
+
+    var routes: [Route] {
+        [
+            Route("/v1/inbox", [
+                Endpoint(.get, .apiKey { [self] call, use in try read(&call, use) }),
+            ]),
+            Route("/v1/messages", [
+                Endpoint(.post, body: true, .accountOrKey { [self] call, principal in try send(&call, principal) }),
+            ]),
+            Route("/v1/keys/{key_id}/inbox", [
+                Endpoint(.get, .account { [self] call, account in
+                    let (items, unread) = try inbox.recent(accountID: account.accountID, keyID: try call.path("key_id"))
+                    return .respond(Self.items(items, unread: unread))
+                }),
+            ]),
+            Route("/v1/agents", [
+                Endpoint(.get, .apiKey { [self] _, use in try agents(use) }),
+            ]),
+        ]
+    }
+
+    /// `{"items": [Item], "unread": 2}`
+    static func items(_ items: [InboxItem], unread: Int) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 64 + items.reduce(0) { $0 + 300 + $1.text.utf8.count })
+        writer.beginObject()
+        writer.key("items")
+        writer.beginArray()
+        for item in items { item.write(to: &writer) }
+        writer.endArray()
+        writer.key("unread")
+        writer.int(unread)
+        writer.endObject()
+        return HTTPResponse(status: 200, headers: Answers.privateHeaders, body: writer.bytes)
+    }
+}

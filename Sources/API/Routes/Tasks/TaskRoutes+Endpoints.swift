@@ -1,0 +1,80 @@
+import HTTP
+import JSON
+import Relaydeck
+
+extension TaskRoutes {
+    /// `GET /v1/tasks` (`rest-api.md#list-tasks`).
+    func list(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+        var query = call.queryReader()
+        let keyID = Self.keyID(&query, principal)
+        let statuses = query.list("status", count: 1...4, .choice) as [WorkTask.Status]?
+        let priorities = query.list("priority", count: 1...4, .choice) as [WorkTask.Priority]?
+        let limit = query.read("limit", .int(1...TaskFilter.maxLimit))
+        var cursor: TaskCursor?
+        if let text = query.read("cursor", .string) {
+            cursor = TaskCursor(text: text)
+            if cursor == nil { query.add("cursor", "Must be a next_cursor of this list.") }
+        }
+        try query.check()
+        let filter = TaskFilter(keyID: keyID, statuses: statuses, priorities: priorities, limit: limit ?? TaskFilter.defaultLimit)
+        let (tasks, next) = try tasks.list(principal, filter, after: cursor)
+        return Answers.object(capacity: 64 + tasks.reduce(0) { $0 + 400 + $1.description.utf8.count }) { writer in
+            writer.beginObject()
+            writer.key("tasks")
+            writer.beginArray()
+            for task in tasks { task.write(to: &writer) }
+            writer.endArray()
+            writer.key("next_cursor")
+            writer.string(next?.text)
+            writer.endObject()
+        }
+    }
+
+    /// `POST /v1/tasks` (`rest-api.md#create-a-task`): only `title` is necessary; `key_id` is
+    /// necessary for the account and refused for an API key.
+    func create(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+        var body = call.bodyReader()
+        body.require("title")
+        if principal.keyID == nil { body.require("key_id") }
+        let keyID = Self.keyID(&body, principal)
+        let title = body.read("title", .text(.taskTitle))
+        let description = body.read("description", .text(.taskDescription))
+        let status = body.read("status", .choice) as WorkTask.Status?
+        let priority = body.read("priority", .choice) as WorkTask.Priority?
+        let notify = body.read("notify", .bool)
+        let progress = body.read("progress", .int(0...100))
+        let statusNote = body.read("status_note", .text(.statusNote))
+        try body.check()
+        guard let title else { throw APIError.defect("a checked body lost its title") }
+        let host = principal.keyID == nil ? nil : call.request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
+        let task = try tasks.create(principal, keyID: keyID, NewTask(
+            title: title, description: description, status: status, priority: priority, notify: notify,
+            progress: progress, statusNote: statusNote), host: host)
+        return Self.answer(task, status: 201)
+    }
+
+    /// `PATCH /v1/tasks/{task_id}` (`rest-api.md#update-a-task`): absent fields stay; only
+    /// `progress` and `status_note` accept `null`.
+    func update(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+        var body = call.bodyReader()
+        let patch = TaskPatch(
+            title: body.read("title", .text(.taskTitle)), description: body.read("description", .text(.taskDescription)),
+            status: body.read("status", .choice), priority: body.read("priority", .choice), notify: body.read("notify", .bool),
+            progress: body.readNullable("progress", .int(0...100)).patch,
+            statusNote: body.readNullable("status_note", .text(.statusNote)).patch)
+        try body.check()
+        return Self.answer(try tasks.update(principal, taskID: try call.path("task_id"), patch))
+    }
+
+    /// `key_id`: read for the account, a problem for an API key.
+    private static func keyID(_ reader: inout FieldReader, _ principal: Principal) -> String? {
+        guard principal.keyID == nil else {
+            if reader.has("key_id") {
+                reader.ignore("key_id")
+                reader.add("key_id", accountOnly)
+            }
+            return nil
+        }
+        return reader.read("key_id", .string)
+    }
+}

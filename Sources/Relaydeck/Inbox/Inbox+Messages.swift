@@ -1,0 +1,51 @@
+import Clock
+import SQLite
+
+extension Inbox {
+    /// Who a message goes to (`inbox.md#send-a-message`): the account names a key of its own;
+    /// an agent names a different key of the same account by ID or by its exact label.
+    public enum Recipient: Sendable {
+        case keyID(String)
+        case to(String)
+    }
+
+    /// Sends a message to a key's inbox. An unknown recipient, a label two keys have, or the
+    /// sender itself is `404`; a `taskID` the sender cannot read is `404` too.
+    public func send(_ principal: Principal, to recipient: Recipient, text: CheckedText, taskID: String?) throws -> InboxItem {
+        let accountID = principal.accountID
+        var change: Change?
+        let item = try store.write { db in
+            let keyID: String
+            switch recipient {
+            case .keyID(let id): keyID = try Keys.fetch(db, accountID: accountID, keyID: id).id
+            case .to(let name): keyID = try Self.resolve(db, accountID: accountID, name, sender: principal.keyID)
+            }
+            if let taskID { _ = try Tasks.fetch(db, principal, taskID: taskID) }
+            var from = InboxItem.Sender.person
+            if let sender = principal.keyID {
+                from = .agent(keyID: sender, label: try Keys.fetch(db, accountID: accountID, keyID: sender).label)
+            }
+            let (item, made) = try add(db, accountID: accountID, keyID: keyID, kind: .message, from: from, taskID: taskID,
+                                       text: text.value, actor: Tasks.actor(principal))
+            change = made
+            return item
+        }
+        if let change { hub.publish(change) }
+        return item
+    }
+
+    /// `to`: a key ID, else an exact label that one live key has; never the sender.
+    private static func resolve(_ db: Database, accountID: String, _ name: String, sender: String?) throws -> String {
+        let notFound = DomainError.notFound("Key not found.")
+        var keyID: String
+        do {
+            keyID = try Keys.fetch(db, accountID: accountID, keyID: name).id
+        } catch DomainError.notFound {
+            let matches = try db.rows(InboxSQL.keysByLabel, [.text(accountID), .text(name)]) { try $0.text("id") }
+            guard matches.count == 1 else { throw notFound }
+            keyID = matches[0]
+        }
+        guard keyID != sender else { throw notFound }
+        return keyID
+    }
+}

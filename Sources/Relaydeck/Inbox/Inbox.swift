@@ -1,0 +1,108 @@
+import Clock
+import SQLite
+
+/// The inbox of each key (`inbox.md`): what the person and other agents send to it. Items are
+/// added inside the transaction of the change that makes them (`add`), read by the key's
+/// agent, and listed for the account.
+public final class Inbox {
+    /// `inbox.md#inbox-item`
+    public static let maxUnreadPerKey = 200
+    public static let unreadLifetimeMillis: Int64 = 7 * 24 * 3_600_000
+    public static let readLifetimeMillis: Int64 = 24 * 3_600_000
+    /// `GET /v1/keys/{key_id}/inbox` shows this many.
+    public static let recentCount = 50
+
+    let store: Store
+    let clock: any Clock
+    let random: any RandomSource
+    let hub: EventHub
+
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.hub = hub
+    }
+
+    /// Adds an item to the inbox of `keyID` in the caller's transaction `db` (a task change,
+    /// an answer, a message), keeps the unread cap, and returns the item with the change the
+    /// caller publishes after its commit (`inbox.updated`).
+    public func add(_ db: Database, accountID: String, keyID: String, kind: InboxItem.Kind, from: InboxItem.Sender,
+                    taskID: String?, questionID: String? = nil, text: String, actor: Change.Actor) throws
+        -> (item: InboxItem, change: Change) {
+        let now = clock.wallMillis
+        let item = InboxItem(id: Identifier.make("inb_", millis: now, random: random), accountID: accountID, keyID: keyID,
+                             kind: kind, from: from, taskID: taskID, questionID: questionID, text: text, createdAt: now,
+                             readAt: nil)
+        var fromKey: SQLiteValue = .null
+        var fromLabel: SQLiteValue = .null
+        if case .agent(let senderID, let label) = from {
+            fromKey = .text(senderID)
+            fromLabel = .text(label)
+        }
+        try prune(db, keyID: keyID, now: now)
+        try db.statement(InboxSQL.insert).run(
+            .text(item.id), .text(accountID), .text(keyID), .text(kind.rawValue), fromKey, fromLabel,
+            taskID.map { .text($0) } ?? .null, questionID.map { .text($0) } ?? .null, .text(text), .integer(now))
+        try db.statement(InboxSQL.dropOldestUnread).run(.text(keyID), .integer(Int64(Self.maxUnreadPerKey)))
+        let unread = try Self.unreadCount(db, keyID: keyID)
+        return (item, Change(accountID: accountID, event: .inboxUpdated(keyID: keyID, unread: unread), actor: actor))
+    }
+
+    /// The unread items of the key, oldest first (`GET /v1/inbox`). With `markRead` they
+    /// become read now. A task named by an item counts as seen by the agent from now on
+    /// (`inbox.md#task-field`), also without `markRead`.
+    public func read(_ use: KeyUse, limit: Int, markRead: Bool) throws -> (items: [InboxItem], unread: Int) {
+        let now = clock.wallMillis
+        var changes: [Change] = []
+        let result = try store.write { db in
+            try prune(db, keyID: use.keyID, now: now)
+            var items = try db.rows(InboxSQL.unread, [.text(use.keyID), .integer(Int64(limit))]) { try InboxItem(row: $0) }
+            for index in items.indices where markRead {
+                try db.statement(InboxSQL.markRead).run(.integer(now), .text(items[index].id))
+                items[index].readAt = now
+            }
+            // Only the key's own tasks: a message may name a task of another key.
+            var seen: Set<String> = []
+            for taskID in items.compactMap(\.taskID) where seen.insert(taskID).inserted {
+                guard var task = try? Tasks.fetch(db, .key(use), taskID: taskID), task.seenAt == nil else { continue }
+                try db.statement(TaskSQL.markSeen).run(.integer(now), .text(taskID))
+                task.seenAt = now
+                changes.append(Change(accountID: use.accountID, event: .taskUpdated(task), actor: .key(use.keyID)))
+            }
+            let unread = try Self.unreadCount(db, keyID: use.keyID)
+            if markRead && !items.isEmpty {
+                changes.append(Change(accountID: use.accountID, event: .inboxUpdated(keyID: use.keyID, unread: unread),
+                                      actor: .key(use.keyID)))
+            }
+            return (items, unread)
+        }
+        hub.publish(changes)
+        return result
+    }
+
+    /// Unread items of the key now (a waiting read looks at this first).
+    public func unread(keyID: String) throws -> Int {
+        try store.read { db in try Self.unreadCount(db, keyID: keyID) }
+    }
+
+    /// The 50 most recent items of a key of the account, newest first, with their read state;
+    /// nothing becomes read (`GET /v1/keys/{key_id}/inbox`).
+    public func recent(accountID: String, keyID: String) throws -> (items: [InboxItem], unread: Int) {
+        try store.read { db in
+            _ = try Keys.fetch(db, accountID: accountID, keyID: keyID)
+            let items = try db.rows(InboxSQL.recent, [.text(keyID), .integer(Int64(Self.recentCount))]) { try InboxItem(row: $0) }
+            return (items, try Self.unreadCount(db, keyID: keyID))
+        }
+    }
+
+    static func unreadCount(_ db: Database, keyID: String) throws -> Int {
+        try db.firstRow(InboxSQL.unreadCount, [.text(keyID)]) { try $0.int("unread") } ?? 0
+    }
+
+    /// Items past their lifetime go when the key's inbox is written (`overview.md#retention`).
+    private func prune(_ db: Database, keyID: String, now: Int64) throws {
+        try db.statement(InboxSQL.prune).run(.text(keyID), .integer(now - Self.unreadLifetimeMillis),
+                                             .integer(now - Self.readLifetimeMillis))
+    }
+}

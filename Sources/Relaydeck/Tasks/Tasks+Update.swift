@@ -1,0 +1,45 @@
+import Clock
+import SQLite
+
+extension Tasks {
+    /// Applies a `PATCH` (`rest-api.md#update-a-task`). A patch that changes nothing returns
+    /// the task as it is: no write, the same `updated_at`, no event.
+    public func update(_ principal: Principal, taskID: String, _ patch: TaskPatch) throws -> WorkTask {
+        let now = clock.wallMillis
+        var changes: [Change] = []
+        let task = try store.write { db in
+            let before = try Self.fetch(db, principal, taskID: taskID)
+            var after = patch.applied(to: before, now: now)
+            guard after != before else { return before }
+            after.updatedAt = now
+            let counts = try Self.counts(db, keyID: before.keyID)
+            let reopens = before.status.isClosed && !after.status.isClosed
+            let closes = !before.status.isClosed && after.status.isClosed
+            if reopens && counts.open >= Self.maxOpenPerKey { throw Self.openCapError }
+            let seq = try Self.nextSeq(db)
+            // Where the task stood before it moves to the top: a cursor begun earlier still
+            // finds it there (`TaskCursor`). Old moves no cursor can use go on the way.
+            try db.statement(TaskSQL.insertMove).run(.text(before.id), .integer(seq), .integer(before.updatedAt), .integer(now))
+            try db.statement(TaskSQL.pruneMoves).run(.integer(now - TaskCursor.lifetimeMillis))
+            try db.statement(TaskSQL.update).run(
+                .text(after.id), .text(after.title), .text(after.description), .text(after.status.rawValue),
+                .text(after.priority.rawValue), .integer(after.notify ? 1 : 0),
+                after.progress.map { .integer(Int64($0)) } ?? .null, after.statusNote.map { .text($0) } ?? .null,
+                .integer(now), after.completedAt.map { .integer($0) } ?? .null, .integer(seq))
+            if after.status != before.status {
+                try Self.adjustCount(db, keyID: before.keyID, status: before.status, by: -1)
+                try Self.adjustCount(db, keyID: before.keyID, status: after.status, by: 1)
+            }
+            changes.append(Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal)))
+            if closes && counts.closed >= Self.maxClosedPerKey {
+                changes += try Self.evictOldestClosed(db, accountID: after.accountID, keyID: after.keyID, except: after.id)
+            }
+            if principal.keyID == nil, let line = InboxChangeLine.text(before: before, after: after) {
+                changes.append(try notify(db, after, .taskChanged, text: line))
+            }
+            return after
+        }
+        hub.publish(changes)
+        return task
+    }
+}

@@ -1,0 +1,158 @@
+import Clock
+import SQLite
+
+/// The tasks of the keys (`rest-api.md#tasks`). An API key reaches only its own key's tasks;
+/// the account reaches those of all its live keys. Each write is one transaction that also
+/// keeps the key's `counts`, the caps of `overview.md#limits` and the list order's history
+/// (`TaskCursor`); its events go to the hub after the commit.
+public final class Tasks {
+    /// `overview.md#limits`
+    public static let maxOpenPerKey = 1_000
+    public static let maxClosedPerKey = 5_000
+
+    let store: Store
+    let clock: any Clock
+    let random: any RandomSource
+    let hub: EventHub
+    /// The person's changes leave an item in the key's inbox, in the same transaction.
+    let inbox: Inbox
+
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.hub = hub
+        self.inbox = inbox
+    }
+
+    public func get(_ principal: Principal, taskID: String) throws -> WorkTask {
+        try store.read { db in try Self.fetch(db, principal, taskID: taskID) }
+    }
+
+    /// Makes a task for the caller's key, or for `keyID` when the account calls (the API has
+    /// checked which of the two was sent: `rest-api.md#create-a-task`). `host` is the valid
+    /// `X-Relaydeck-Host` of an agent's request; it never changes afterwards.
+    public func create(_ principal: Principal, keyID: String?, _ new: NewTask, host: String?) throws -> WorkTask {
+        let now = clock.wallMillis
+        let accountID = principal.accountID
+        let status = new.status ?? .todo
+        var changes: [Change] = []
+        let task = try store.write { db in
+            let owner: String
+            switch principal {
+            case .key(let use): owner = use.keyID
+            case .account: owner = try Keys.fetch(db, accountID: accountID, keyID: keyID ?? "").id
+            }
+            let fromAgent = principal.keyID != nil
+            let task = WorkTask(
+                id: Identifier.make("tsk_", millis: now, random: random), accountID: accountID, keyID: owner,
+                title: new.title.value, description: new.description?.value ?? "", status: status,
+                priority: new.priority ?? .medium, notify: new.notify ?? true,
+                progress: status == .done ? 100 : new.progress, statusNote: new.statusNote.flatMap(TaskPatch.stored),
+                source: fromAgent ? .agent : .app, createdAt: now, updatedAt: now,
+                completedAt: status == .done ? now : nil, seenAt: fromAgent ? now : nil, host: fromAgent ? host : nil)
+            let counts = try Self.counts(db, keyID: owner)
+            if !status.isClosed && counts.open >= Self.maxOpenPerKey { throw Self.openCapError }
+            let seq = try Self.nextSeq(db)
+            try db.statement(TaskSQL.insert).run(
+                .text(task.id), .text(accountID), .text(owner), .text(task.title), .text(task.description),
+                .text(status.rawValue), .text(task.priority.rawValue), .integer(task.notify ? 1 : 0),
+                task.progress.map { .integer(Int64($0)) } ?? .null, task.statusNote.map { .text($0) } ?? .null,
+                .text(task.source.rawValue), .integer(now), .integer(now), task.completedAt.map { .integer($0) } ?? .null,
+                task.seenAt.map { .integer($0) } ?? .null, task.host.map { .text($0) } ?? .null, .integer(seq))
+            try Self.adjustCount(db, keyID: owner, status: status, by: 1)
+            changes.append(Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal)))
+            if status.isClosed && counts.closed >= Self.maxClosedPerKey {
+                changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id)
+            }
+            if !fromAgent {
+                changes.append(try notify(db, task, .taskAssigned, text: task.title))
+            }
+            return task
+        }
+        hub.publish(changes)
+        return task
+    }
+
+    /// Deletes a task the caller can reach: `204`, and `task.deleted`.
+    public func delete(_ principal: Principal, taskID: String) throws {
+        var changes: [Change] = []
+        try store.write { db in
+            let task = try Self.fetch(db, principal, taskID: taskID)
+            try Self.remove(db, task.id, keyID: task.keyID, status: task.status)
+            // The pending questions of the task become `cancelled` here (`rest-api.md#tasks`),
+            // once questions exist.
+            changes.append(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
+                                  actor: Self.actor(principal)))
+            if principal.keyID == nil {
+                changes.append(try notify(db, task, .taskDeleted, text: task.title))
+            }
+        }
+        hub.publish(changes)
+    }
+
+    /// `inbox.md#inbox-item`: the person's change of a task, told to the task's key.
+    func notify(_ db: Database, _ task: WorkTask, _ kind: InboxItem.Kind, text: String) throws -> Change {
+        try inbox.add(db, accountID: task.accountID, keyID: task.keyID, kind: kind, from: .person, taskID: task.id,
+                      text: text, actor: .account).change
+    }
+
+    static let openCapError = DomainError.conflict("A key can have \(TextRules.grouped(maxOpenPerKey)) open tasks.")
+
+    static func actor(_ principal: Principal) -> Change.Actor {
+        principal.keyID.map { .key($0) } ?? .account
+    }
+
+    /// A task the principal can reach, or `404 Task not found.`
+    static func fetch(_ db: Database, _ principal: Principal, taskID: String) throws -> WorkTask {
+        let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
+        guard let task = try db.firstRow(TaskSQL.get, values, { try WorkTask(row: $0) }) else {
+            throw DomainError.notFound("Task not found.")
+        }
+        return task
+    }
+
+    /// The next number of the global change counter (`TaskCursor`); `currentSeq` reads it.
+    static func nextSeq(_ db: Database) throws -> Int64 {
+        try seq(db, TaskSQL.nextSeq)
+    }
+
+    static func currentSeq(_ db: Database) throws -> Int64 {
+        try seq(db, TaskSQL.currentSeq)
+    }
+
+    private static func seq(_ db: Database, _ sql: String) throws -> Int64 {
+        guard let seq = try db.firstRow(sql, [], { try $0.int64("seq") }) else {
+            throw SQLiteError(code: 20, message: "the change counter has no row", sql: sql)
+        }
+        return seq
+    }
+
+    static func counts(_ db: Database, keyID: String) throws -> (open: Int, closed: Int) {
+        guard let counts = try db.firstRow(TaskSQL.counts, [.text(keyID)], { (try $0.int("open"), try $0.int("closed")) }) else {
+            throw DomainError.notFound("Key not found.")
+        }
+        return counts
+    }
+
+    static func adjustCount(_ db: Database, keyID: String, status: WorkTask.Status, by delta: Int64) throws {
+        try db.statement(TaskSQL.adjustCount).run(.text(keyID), .text(status.rawValue), .integer(delta))
+    }
+
+    static func remove(_ db: Database, _ taskID: String, keyID: String, status: WorkTask.Status) throws {
+        try db.statement(TaskSQL.delete).run(.text(taskID))
+        try db.statement(TaskSQL.deleteMoves).run(.text(taskID))
+        try adjustCount(db, keyID: keyID, status: status, by: -1)
+    }
+
+    /// One more closed task than the cap: the oldest closed one goes, and the stream hears of
+    /// it (`overview.md#limits`).
+    static func evictOldestClosed(_ db: Database, accountID: String, keyID: String, except: String) throws -> [Change] {
+        let oldest = try db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
+            (id: try row.text("id"), status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
+        }
+        guard let (id, status) = oldest else { return [] }
+        try remove(db, id, keyID: keyID, status: status)
+        return [Change(accountID: accountID, event: .taskDeleted(taskID: id, keyID: keyID), actor: .server)]
+    }
+}
