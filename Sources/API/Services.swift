@@ -27,7 +27,7 @@ public struct Services {
         inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
         tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         authenticator = Authenticator(store: store)
-        questions = Questions(store: store, clock: clock, random: random, hub: hub)
+        questions = Questions(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         devices = Devices(store: store, clock: clock)
         liveActivities = LiveActivities(store: store, clock: clock)
         activity = ActivityLog(store: store, clock: clock, random: random)

@@ -152,3 +152,30 @@ def threads(pid: int) -> int:
             if line.startswith("Threads:"):
                 return int(line.split()[1])
     raise AssertionError("no Threads line")
+
+
+def test_an_answer_reaches_the_agents_inbox(client):
+    token, secret = setup(client)
+    task = client.call("POST", "/v1/tasks", json={"title": "Deploy"}, token=secret).json
+    question = ask(client, secret, task_id=task["id"])
+    client.call("POST", f"/v1/questions/{question['id']}/answer", json={"answer": "Yes"}, token=token)
+    items = client.call("GET", "/v1/inbox", token=secret).json["items"]
+    assert [(i["kind"], i["text"], i["question_id"], i["task_id"], i["from"]) for i in items] == [
+        ("answer", "Yes", question["id"], task["id"], {"type": "person"})]
+
+
+def test_deleting_a_task_cancels_its_pending_questions_and_wakes_the_wait(server, py):
+    token, secret = setup(py)
+    task = py.call("POST", "/v1/tasks", json={"title": "Deploy"}, token=secret).json
+    pending = ask(py, secret, task_id=task["id"])
+    answered = ask(py, secret, task_id=task["id"])
+    py.call("POST", f"/v1/questions/{answered['id']}/answer", json={"answer": "No"}, token=token)
+    waiting = RawConnection(server.port, timeout=60)
+    waiting.send(request_bytes("GET", f"/v1/questions/{pending['id']}?wait=50", None,
+                               {"Authorization": f"Bearer {secret}"}))
+    time.sleep(0.2)
+    assert py.call("DELETE", f"/v1/tasks/{task['id']}", token=token).status == 204
+    response = waiting.read_response()
+    assert response.json["status"] == "cancelled", response
+    waiting.close()
+    assert py.call("GET", f"/v1/questions/{answered['id']}", token=secret).json["status"] == "answered"

@@ -4,11 +4,12 @@ import SQLite
 extension Questions {
     /// `rest-api.md#answer-a-question`: the person answers a pending question of the account.
     /// `409` when it is no longer pending (also when it expired just now); the answer must be
-    /// one of the options (`confirm`, `choice`) or a text of 1 to 1,000 characters. Returns
-    /// the question and, for the inbox, nothing more: the caller adds the `answer` item.
+    /// one of the options (`confirm`, `choice`) or a text of 1 to 1,000 characters. The
+    /// key's inbox gets an `answer` item (`inbox.md#inbox-item`) in the same transaction.
     public func answer(accountID: String, id: String, _ raw: String) throws -> Question {
         try expireDue()
         let now = clock.wallMillis
+        var changes: [Change] = []
         let answered = try store.write { db in
             let question = try Self.fetch(db, .account(accountID), id: id)
             guard question.status == .pending else {
@@ -17,9 +18,14 @@ extension Questions {
             let answer = try Self.checkedAnswer(raw, for: question)
             let changed = try db.statement(SQL.answer).run(.text(answer), .integer(now), .integer(now), .text(id))
             guard changed == 1 else { throw DomainError.conflict("The question is no longer pending.") }
-            return try Self.fetch(db, .account(accountID), id: id)
+            let answered = try Self.fetch(db, .account(accountID), id: id)
+            changes.append(Change(accountID: accountID, event: .questionUpdated(answered), actor: .account))
+            changes.append(try inbox.add(db, accountID: accountID, keyID: question.keyID, kind: .answer, from: .person,
+                                         taskID: question.taskID, questionID: question.id, text: answer,
+                                         actor: .account).change)
+            return answered
         }
-        hub.publish(Change(accountID: accountID, event: .questionUpdated(answered), actor: .account))
+        hub.publish(changes)
         return answered
     }
 
@@ -45,11 +51,11 @@ extension Questions {
 
     /// The pending questions of a task that is being deleted become `cancelled`, in the
     /// caller's transaction; the caller publishes what this returns after its commit.
-    public func cancelPending(ofTask taskID: String, in db: Database, now: Int64) throws -> [Change] {
-        let ids = try Self.pendingIDs(db, SQL.pendingOfTask, .text(taskID))
+    public static func cancelPending(ofTask taskID: String, in db: Database, now: Int64) throws -> [Change] {
+        let ids = try pendingIDs(db, SQL.pendingOfTask, .text(taskID))
         return try ids.map { id in
             try db.statement(SQL.cancel).run(.integer(now), .text(id))
-            guard let question = try Self.load(db, id: id) else { throw DomainError.notFound("Question not found.") }
+            guard let question = try load(db, id: id) else { throw DomainError.notFound("Question not found.") }
             return Change(accountID: question.accountID, event: .questionUpdated(question), actor: .server)
         }
     }

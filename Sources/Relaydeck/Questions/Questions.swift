@@ -20,12 +20,15 @@ public final class Questions {
     let clock: any Clock
     private let random: any RandomSource
     let hub: EventHub
+    /// An answer leaves an `answer` item in the key's inbox, in the same transaction.
+    let inbox: Inbox
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
         self.store = store
         self.clock = clock
         self.random = random
         self.hub = hub
+        self.inbox = inbox
     }
 
     /// What an agent asks; checked by the caller's field reader (`QuestionDraft.problems`

@@ -34,10 +34,11 @@ public final class Retention {
         let limit = SQLiteValue.integer(Int64(Self.batchSize))
         let (more, changes) = try store.write { db -> (Bool, [Change]) in
             let expired = try Self.expiredTasks(db, before: now - Self.closedTasks)
+            var changes: [Change] = []
             for task in expired {
-                try db.statement(SQL.forgetCount(task.status)).run(.text(task.keyID))
-                try db.statement(SQL.deleteTaskRegistrations).run(.text(task.id))
-                try db.statement(SQL.deleteTask).run(.text(task.id))
+                changes.append(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
+                                      actor: .server))
+                changes += try Tasks.remove(db, task.id, keyID: task.keyID, status: task.status, now: now)
             }
             var deleted = expired.count
             deleted += try db.statement(SQL.deleteQuestions).run(.integer(now - Self.closedQuestions), limit)
@@ -45,9 +46,6 @@ public final class Retention {
             deleted += try db.statement(SQL.deleteRead).run(.integer(now - Self.readItems), limit)
             deleted += try db.statement(SQL.deleteActivity).run(.integer(now - Self.activity), limit)
             deleted += try db.statement(SQL.deleteMoves).run(.integer(now - Self.taskMoves), limit)
-            let changes = expired.map {
-                Change(accountID: $0.accountID, event: .taskDeleted(taskID: $0.id, keyID: $0.keyID), actor: .server)
-            }
             return (deleted > 0, changes)
         }
         hub.publish(changes)
@@ -58,7 +56,7 @@ public final class Retention {
         let id: String
         let accountID: String
         let keyID: String
-        let status: String
+        let status: WorkTask.Status
     }
 
     private static func expiredTasks(_ db: Database, before cutoff: Int64) throws -> [ExpiredTask] {
@@ -68,7 +66,8 @@ public final class Retention {
         var tasks: [ExpiredTask] = []
         while let row = try statement.nextRow() {
             tasks.append(ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"),
-                                     keyID: try row.text("key_id"), status: try row.text("status")))
+                                     keyID: try row.text("key_id"),
+                                     status: WorkTask.Status(rawValue: try row.text("status")) ?? .done))
         }
         return tasks
     }
@@ -78,11 +77,6 @@ public final class Retention {
             SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < ? \
             ORDER BY updated_at LIMIT ?
             """
-        static let deleteTask = "DELETE FROM tasks WHERE id = ?"
-        static let deleteTaskRegistrations = "DELETE FROM live_activities WHERE task_id = ?"
-        static let forgetDone = "UPDATE keys SET done_count = max(done_count - 1, 0) WHERE id = ?"
-        static let forgetCancelled = "UPDATE keys SET cancelled_count = max(cancelled_count - 1, 0) WHERE id = ?"
-        static func forgetCount(_ status: String) -> String { status == "done" ? forgetDone : forgetCancelled }
         static let deleteQuestions = """
             DELETE FROM questions WHERE rowid IN (SELECT rowid FROM questions WHERE status != 'pending' \
             AND closed_at < ?1 LIMIT ?2)
@@ -98,7 +92,7 @@ public final class Retention {
         static let deleteMoves = """
             DELETE FROM task_moves WHERE (task_id, seq) IN (SELECT task_id, seq FROM task_moves WHERE at < ?1 LIMIT ?2)
             """
-        static let all = [expiredTasks, deleteTask, deleteTaskRegistrations, forgetDone, forgetCancelled, deleteQuestions,
+        static let all = [expiredTasks, deleteQuestions,
                           deleteUnread, deleteRead, deleteActivity, deleteMoves]
     }
 }

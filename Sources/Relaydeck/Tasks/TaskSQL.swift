@@ -43,6 +43,7 @@ enum TaskSQL {
 
     static let delete = "DELETE FROM tasks WHERE id = ?"
     static let deleteMoves = "DELETE FROM task_moves WHERE task_id = ?"
+    static let deleteRegistrations = "DELETE FROM live_activities WHERE task_id = ?"
     static let insertMove = "INSERT INTO task_moves (task_id, seq, old_updated_at, at) VALUES (?, ?, ?, ?)"
     static let pruneMoves = "DELETE FROM task_moves WHERE at < ?"
     /// `seen_at` is set once, and moves no task in the order (`inbox.md#task-field`).

@@ -32,7 +32,8 @@ extension Tasks {
             }
             changes.append(Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal)))
             if closes && counts.closed >= Self.maxClosedPerKey {
-                changes += try Self.evictOldestClosed(db, accountID: after.accountID, keyID: after.keyID, except: after.id)
+                changes += try Self.evictOldestClosed(db, accountID: after.accountID, keyID: after.keyID, except: after.id,
+                                                      now: now)
             }
             if principal.keyID == nil, let line = InboxChangeLine.text(before: before, after: after) {
                 changes.append(try notify(db, after, .taskChanged, text: line))

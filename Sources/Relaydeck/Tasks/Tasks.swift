@@ -63,7 +63,7 @@ public final class Tasks {
             try Self.adjustCount(db, keyID: owner, status: status, by: 1)
             changes.append(Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal)))
             if status.isClosed && counts.closed >= Self.maxClosedPerKey {
-                changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id)
+                changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id, now: now)
             }
             if !fromAgent {
                 changes.append(try notify(db, task, .taskAssigned, text: task.title))
@@ -79,11 +79,10 @@ public final class Tasks {
         var changes: [Change] = []
         try store.write { db in
             let task = try Self.fetch(db, principal, taskID: taskID)
-            try Self.remove(db, task.id, keyID: task.keyID, status: task.status)
-            // The pending questions of the task become `cancelled` here (`rest-api.md#tasks`),
-            // once questions exist.
+            let cancelled = try Self.remove(db, task.id, keyID: task.keyID, status: task.status, now: clock.wallMillis)
             changes.append(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
                                   actor: Self.actor(principal)))
+            changes += cancelled
             if principal.keyID == nil {
                 changes.append(try notify(db, task, .taskDeleted, text: task.title))
             }
@@ -139,20 +138,27 @@ public final class Tasks {
         try db.statement(TaskSQL.adjustCount).run(.text(keyID), .text(status.rawValue), .integer(delta))
     }
 
-    static func remove(_ db: Database, _ taskID: String, keyID: String, status: WorkTask.Status) throws {
+    /// Removes a task with what hangs on it: its pending questions become `cancelled`
+    /// (`rest-api.md#question`: "its task is deleted"), its Live Activity registrations and
+    /// its list-order notes go, and its key's count drops. Returns the questions' changes.
+    static func remove(_ db: Database, _ taskID: String, keyID: String, status: WorkTask.Status, now: Int64) throws -> [Change] {
+        let cancelled = try Questions.cancelPending(ofTask: taskID, in: db, now: now)
         try db.statement(TaskSQL.delete).run(.text(taskID))
         try db.statement(TaskSQL.deleteMoves).run(.text(taskID))
+        try db.statement(TaskSQL.deleteRegistrations).run(.text(taskID))
         try adjustCount(db, keyID: keyID, status: status, by: -1)
+        return cancelled
     }
 
     /// One more closed task than the cap: the oldest closed one goes, and the stream hears of
     /// it (`overview.md#limits`).
-    static func evictOldestClosed(_ db: Database, accountID: String, keyID: String, except: String) throws -> [Change] {
+    static func evictOldestClosed(_ db: Database, accountID: String, keyID: String, except: String,
+                                  now: Int64) throws -> [Change] {
         let oldest = try db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
             (id: try row.text("id"), status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
         guard let (id, status) = oldest else { return [] }
-        try remove(db, id, keyID: keyID, status: status)
-        return [Change(accountID: accountID, event: .taskDeleted(taskID: id, keyID: keyID), actor: .server)]
+        let cancelled = try remove(db, id, keyID: keyID, status: status, now: now)
+        return [Change(accountID: accountID, event: .taskDeleted(taskID: id, keyID: keyID), actor: .server)] + cancelled
     }
 }

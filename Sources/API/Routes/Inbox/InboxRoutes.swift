@@ -19,7 +19,8 @@ final class InboxRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/inbox", [
-                Endpoint(.get, .apiKey { [self] call, use in try read(&call, use) }),
+                // A read marks items read and sets `seen_at`: it writes.
+                Endpoint(.get, writes: true, .apiKey { [self] call, use in try read(&call, use) }),
             ]),
             Route("/v1/messages", [
                 Endpoint(.post, body: true, .accountOrKey { [self] call, principal in try send(&call, principal) }),
