@@ -195,4 +195,8 @@ mkdir -p bench/results
     echo "Samples (req/s): ours /health:${SAMPLES[ours/health]}; nginx /health:${SAMPLES[nginx/health]};" \
          "ours /v1/keys:${SAMPLES[ours/v1/keys]}; nginx /v1/keys:${SAMPLES[nginx/v1/keys]}."
     echo "Idle connections: $(cat "$WORK/idle.out")."
+    echo
+    echo "Event stream fan-out (bench/events.py, its own server):"
+    echo
+    "$PYTHON" bench/events.py "$BINARY"
 } | tee bench/results/latest.md

@@ -51,7 +51,8 @@ extension APIHandler {
             }
             let stream = responder.openEventStream(pingInterval: opening.pingInterval, headers: opening.headers)
             record.status = 200
-            stream.onClose = { [weak self] _ in
+            stream.onClose = { [weak self] closed in
+                opening.closed?(closed)
                 var ended = record
                 ended.ending = .streamEnded
                 self?.finish(ended)

@@ -58,4 +58,6 @@ struct StreamOpening {
     var pingInterval: TimeSpan
     var headers: [(name: String, value: String)] = []
     var opened: (EventStream) -> Void
+    /// When the stream ends, whoever ended it.
+    var closed: ((EventStream) -> Void)?
 }

@@ -7,6 +7,7 @@ enum RouteGroups {
             AccountRoutes(context),
             KeyRoutes(context),
             QuestionRoutes(context),
+            EventRoutes(context),
             ActivityRoutes(context),
             DeviceRoutes(context),
             TaskRoutes(context),

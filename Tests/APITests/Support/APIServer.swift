@@ -22,7 +22,7 @@ final class APIServer {
     init(storePath: String? = nil, extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
         var options = Database.Options()
         options.busyTimeoutMillis = 0
-        store = Store(path: storePath ?? ":memory:", options: options)
+        store = Store(path: storePath ?? ":memory:", options: options, clock: wall)
         _ = try store.open()
         let clock = ManualClock()
         let loop = try EventLoop(clock: clock)
