@@ -19,6 +19,7 @@ import Testing
         Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities,
         LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
         ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
+        TaskSQL.unchanged(byKey: true), TaskSQL.unchanged(byKey: false), TaskSQL.moved,
     ] + Purger.SQL.deleteOwned
 
     @Test(arguments: statements)

@@ -164,6 +164,9 @@ public enum Schema {
             ) STRICT, WITHOUT ROWID;
             CREATE INDEX live_activities_by_device ON live_activities(device_id);
 
+            -- The tasks changed since a list cursor's snapshot (`TaskSQL.moved`).
+            CREATE INDEX tasks_changed ON tasks(account_id, changed_seq);
+
             -- What retention looks for (`Retention`).
             CREATE INDEX tasks_expiring ON tasks(updated_at) WHERE status IN ('done', 'cancelled');
             CREATE INDEX questions_closed ON questions(closed_at) WHERE status != 'pending';

@@ -13,20 +13,39 @@ enum TaskSQL {
         WHERE t.id = ?1 AND t.account_id = ?2 AND (?3 IS NULL OR t.key_id = ?3)
         """
 
-    /// The tasks as they were ordered at snapshot ?1 (see `TaskCursor`), after (?7, ?8) when
-    /// given. ?2 account, ?3 key or NULL, ?4 statuses and ?5 priorities as `,a,b,` or NULL,
-    /// ?6 how many.
-    static let list = """
+    /// A page is merged from two reads (see `Tasks.list`), both over the tasks of the account
+    /// ?2 (or only of key ?3) with the statuses ?4 and priorities ?5 (`,a,b,` or NULL) that
+    /// come before (?6, ?7) in the order of snapshot ?1, ?8 rows at most:
+    ///
+    /// - the tasks unchanged since the snapshot, whose place is their `updated_at`: one walk
+    ///   down the list index that stops after ?8 rows;
+    /// - the few tasks changed since (a list being paged while its tasks move), placed where
+    ///   they stood at the snapshot (`task_moves`).
+    static func unchanged(byKey: Bool) -> String {
+        """
+        SELECT \(columns), t.updated_at AS sort_at
+        FROM tasks t JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL
+        WHERE \(byKey ? "t.key_id = ?3 AND +t.account_id = ?2" : "t.account_id = ?2") AND t.changed_seq <= ?1
+            AND (t.updated_at, t.id) < (?6, ?7) \(filters)
+        ORDER BY t.updated_at DESC, t.id DESC LIMIT ?8
+        """
+    }
+
+    static let moved = """
         SELECT * FROM (
-            SELECT \(columns), CASE WHEN t.changed_seq <= ?1 THEN t.updated_at ELSE coalesce(
+            SELECT \(columns), coalesce(
                 (SELECT m.old_updated_at FROM task_moves m WHERE m.task_id = t.id AND m.seq > ?1 ORDER BY m.seq LIMIT 1),
-                t.updated_at) END AS sort_at
-            FROM tasks t JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL
-            WHERE t.account_id = ?2 AND (?3 IS NULL OR t.key_id = ?3) AND t.created_seq <= ?1
-                AND (?4 IS NULL OR instr(?4, ',' || t.status || ',') > 0)
-                AND (?5 IS NULL OR instr(?5, ',' || t.priority || ',') > 0)
-        ) WHERE ?7 IS NULL OR sort_at < ?7 OR (sort_at = ?7 AND id < ?8)
-        ORDER BY sort_at DESC, id DESC LIMIT ?6
+                t.updated_at) AS sort_at
+            -- Without statistics the planner would walk all of the account's tasks.
+            FROM tasks t INDEXED BY tasks_changed JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL
+            WHERE t.account_id = ?2 AND (?3 IS NULL OR t.key_id = ?3) AND t.changed_seq > ?1 AND t.created_seq <= ?1 \(filters)
+        ) WHERE (sort_at, id) < (?6, ?7)
+        ORDER BY sort_at DESC, id DESC LIMIT ?8
+        """
+
+    private static let filters = """
+        AND (?4 IS NULL OR instr(?4, ',' || t.status || ',') > 0) \
+        AND (?5 IS NULL OR instr(?5, ',' || t.priority || ',') > 0)
         """
 
     static let insert = """

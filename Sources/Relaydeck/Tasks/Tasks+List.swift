@@ -18,11 +18,15 @@ extension Tasks {
                 .integer(snapshot), .text(principal.accountID), keyID.map { .text($0) } ?? .null,
                 TaskFilter.commaList(filter.statuses?.map(\.rawValue)).map { .text($0) } ?? .null,
                 TaskFilter.commaList(filter.priorities?.map(\.rawValue)).map { .text($0) } ?? .null,
+                // The first page starts above every task.
+                .integer(cursor?.sortAt ?? Int64.max), .text(cursor?.taskID ?? ""),
                 // One row past the page says whether a next page exists.
                 .integer(Int64(filter.limit + 1)),
-                cursor.map { .integer($0.sortAt) } ?? .null, cursor.map { .text($0.taskID) } ?? .null,
             ]
-            let rows = try db.rows(TaskSQL.list, values) { (task: try WorkTask(row: $0), sortAt: try $0.int64("sort_at")) }
+            let decode = { (row: Row) throws in (task: try WorkTask(row: row), sortAt: try row.int64("sort_at")) }
+            let unchanged = try db.rows(TaskSQL.unchanged(byKey: keyID != nil), values, decode)
+            let moved = try db.rows(TaskSQL.moved, values, decode)
+            let rows = (unchanged + moved).sorted { ($0.sortAt, $0.task.id) > ($1.sortAt, $1.task.id) }.prefix(filter.limit + 1)
             let page = rows.prefix(filter.limit)
             guard rows.count > filter.limit, let last = page.last else { return (page.map(\.task), nil) }
             return (page.map(\.task), TaskCursor(snapshot: snapshot, issuedAt: cursor?.issuedAt ?? now,
