@@ -13,6 +13,9 @@ extension CommandLine {
           version        print the version
           check-config   check the environment and print the settings (secrets hidden)
           resolve HOST   print the addresses this binary finds for a host name
+          account create                            make an account; prints its token once
+          key create --account ID --label LABEL     make an API key; prints its secret once
+          backup FILE    copy the database to FILE, also while the server runs
           help           print this text
         """
 
@@ -28,6 +31,12 @@ extension CommandLine {
             return checkConfig()
         case "resolve":
             return resolve(Array(arguments.dropFirst()))
+        case "account":
+            return account(Array(arguments.dropFirst()))
+        case "key":
+            return key(Array(arguments.dropFirst()))
+        case "backup":
+            return backup(Array(arguments.dropFirst()))
         case "help", "--help", "-h":
             print(usage)
             return 0
@@ -37,7 +46,7 @@ extension CommandLine {
         }
     }
 
-    private static func loadConfig() -> (Config, [String: String])? {
+    static func loadConfig() -> (Config, [String: String])? {
         let environment = ProcessEnvironment.current()
         do {
             return (try Config.load(environment: environment), environment)

@@ -32,14 +32,8 @@ enum Answers {
     /// a secret, which the client sees this one time.
     static func created(_ objectKey: StaticString, _ write: (inout JSONWriter) -> Void,
                         secretKey: StaticString, _ secret: Secret) -> Outcome {
-        object(201, capacity: 400) { writer in
-            writer.beginObject()
-            writer.key(objectKey)
-            write(&writer)
-            writer.key(secretKey)
-            writer.string(secret.text)
-            writer.endObject()
-        }
+        .respond(HTTPResponse(status: 201, headers: privateHeaders,
+                              body: CreationJSON.bytes(objectKey, write, secretKey: secretKey, secret)))
     }
 
     static var noContent: Outcome { .respond(HTTPResponse(status: 204)) }

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Clock
+import Crypto
+import JSON
+import Relaydeck
+import SQLite
+
+/// The operator's commands: they open the store at `DATABASE_PATH`, also while the server
+/// runs on it (SQLite's locks keep them apart; a command waits up to the busy timeout for
+/// the write lock), and print what they made as the API would answer it. A secret is shown
+/// this one time, on standard output, and never logged.
+extension CommandLine {
+    static let accountUsage = """
+        usage: relaydeckd account create
+
+        Makes an account and prints {"account": ..., "token": "mca_..."}; the token is shown
+        this one time.
+        """
+    static let keyUsage = """
+        usage: relaydeckd key create --account ACCOUNT_ID --label LABEL
+
+        Makes an API key of the account and prints {"key": ..., "secret": "mck_..."}; the
+        secret is shown this one time. A running server accepts it at once.
+        """
+    static let backupUsage = """
+        usage: relaydeckd backup FILE
+
+        Copies the database to FILE (which must not exist yet) with SQLite's online backup:
+        a consistent copy, also while the server runs, that a server can start on.
+        """
+
+    static func account(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h" { output(accountUsage); return 0 }
+        guard arguments == ["create"] else { printError(accountUsage); return 2 }
+        return withStore { store in
+            let services = operatorServices(store)
+            let (account, token) = try services.accounts.create()
+            output(created("account", account.write, "token", token))
+        }
+    }
+
+    static func key(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h" { output(keyUsage); return 0 }
+        guard arguments.first == "create", let options = Options(Array(arguments.dropFirst()), ["--account", "--label"]),
+              let accountID = options["--account"], let rawLabel = options["--label"] else {
+            printError(keyUsage)
+            return 2
+        }
+        let label: CheckedText
+        switch TextRule.keyLabel.check(rawLabel) {
+        case .success(let checked): label = checked
+        case .failure(let problem):
+            printError("key create: --label: \(problem.message)")
+            return 2
+        }
+        return withStore { store in
+            let services = operatorServices(store)
+            _ = try services.accounts.get(accountID)
+            let (key, secret) = try services.keys.create(accountID: accountID, label: label)
+            output(created("key", key.write, "secret", secret))
+        }
+    }
+
+    static func backup(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h" { output(backupUsage); return 0 }
+        guard arguments.count == 1, let file = arguments.first, !file.isEmpty, !file.hasPrefix("-") else {
+            printError(backupUsage)
+            return 2
+        }
+        if access(file, F_OK) == 0 {
+            printError("backup: \(file) exists; name a new file")
+            return 1
+        }
+        return withStore { store in
+            try store.read { db in try db.backup(to: file) }
+            output("backed up to \(file)")
+        }
+    }
+
+    /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
+    /// runs `body`, closes; one line and exit 1 for whatever fails.
+    private static func withStore(_ body: (Store) throws -> Void) -> Int32 {
+        guard let (config, _) = loadConfig() else { return 1 }
+        var options = Database.Options()
+        options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
+        let store = Store(path: config.databasePath, options: options)
+        defer { store.close() }
+        do {
+            guard try store.open() else {
+                printError("DATABASE_PATH: cannot open \(config.databasePath)")
+                return 1
+            }
+            try body(store)
+            return 0
+        } catch let error as DomainError {
+            switch error {
+            case .notFound(let message), .conflict(let message): printError(message)
+            case .validation(let problems): printError(problems.map { "\($0.field): \($0.message)" }.joined(separator: " "))
+            }
+            return 1
+        } catch {
+            printError("DATABASE_PATH: \(error)")
+            return 1
+        }
+    }
+
+    private static func operatorServices(_ store: Store) -> (accounts: Accounts, keys: Keys) {
+        let hub = EventHub()
+        let clock = SystemClock.shared
+        let random = SystemRandom()
+        return (Accounts(store: store, clock: clock, random: random, hub: hub),
+                Keys(store: store, clock: clock, random: random, hub: hub))
+    }
+
+    private static func created(_ objectKey: StaticString, _ write: (inout JSONWriter) -> Void,
+                                _ secretKey: StaticString, _ secret: Secret) -> String {
+        String(decoding: CreationJSON.bytes(objectKey, write, secretKey: secretKey, secret), as: UTF8.self)
+    }
+
+    /// `--name value` pairs, each name at most once and all of them known.
+    struct Options {
+        private var values: [String: String] = [:]
+
+        init?(_ arguments: [String], _ known: Set<String>) {
+            var index = 0
+            while index < arguments.count {
+                let name = arguments[index]
+                guard known.contains(name), index + 1 < arguments.count, values[name] == nil else { return nil }
+                values[name] = arguments[index + 1]
+                index += 2
+            }
+        }
+
+        subscript(name: String) -> String? { values[name] }
+    }
+}
