@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
+            dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
             swiftSettings: strict
         ),
 

@@ -1,3 +1,4 @@
+import AppIntegrity
 import EventLoop
 import Relaydeck
 
@@ -8,6 +9,11 @@ final class APIContext {
     let configuration: APIConfiguration
     let loop: EventLoop
     let wakeups: Wakeups
+    /// The challenges of `POST /v1/attest/challenge` not used yet, redeemed by `POST /v1/accounts`.
+    let challenges = ChallengeBook()
+    /// App Attest's verifier; nil while the check is off (or, fail closed, when its root
+    /// certificate cannot be read: account creation then answers 500).
+    let attestVerifier: AppAttestVerifier?
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 
@@ -16,6 +22,7 @@ final class APIContext {
         self.configuration = configuration
         self.loop = loop
         wakeups = Wakeups(loop: loop)
+        attestVerifier = configuration.appAttest?.makeVerifier()
     }
 
     /// Monotonic microseconds, for the rate limits.

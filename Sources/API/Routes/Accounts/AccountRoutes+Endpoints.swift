@@ -3,16 +3,23 @@ import JSON
 import Relaydeck
 
 extension AccountRoutes {
-    /// `POST /v1/accounts`: the app code first, then the body, then the address's limit.
+    /// `POST /v1/accounts`: the app code first, then the body, then the address's limit,
+    /// then, with App Attest on, the attestation (`app-integrity.md#create-the-account`).
     func create(_ call: inout Call) throws -> Outcome {
         try Gate.checkAppCode(call.request, context: context)
         var body = call.bodyReader()
-        // App Attest is off in this version: the field is accepted and ignored
-        // (`app-integrity.md#create-the-account`).
-        body.ignore("attestation")
+        let appAttestOn = context.configuration.appAttest != nil
+        var attestation: AttestationInput?
+        if appAttestOn {
+            attestation = AttestationInput.read(from: &body)
+        } else {
+            // With the check off the server ignores the field, whatever it holds.
+            body.ignore("attestation")
+        }
         try body.check()
         try takeCreation(call.request)
-        let (account, token) = try accounts.create()
+        let attestedKey = appAttestOn ? try attest(attestation) : nil
+        let (account, token) = try accounts.create(attestedKey: attestedKey)
         return Answers.created("account", account.write, secretKey: "token", token)
     }
 
