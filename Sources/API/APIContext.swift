@@ -1,5 +1,6 @@
 import AppIntegrity
 import EventLoop
+import HTTP
 import Relaydeck
 
 /// What the route groups share: the domain services, the operator's settings, the loop, and
@@ -23,6 +24,14 @@ final class APIContext {
         self.loop = loop
         wakeups = Wakeups(loop: loop)
         attestVerifier = configuration.appAttest?.makeVerifier()
+    }
+
+    /// The client address a per-address limit counts (`overview.md#rate-limits`), after the
+    /// trusted proxies; resolved only by the routes that have such a limit, so the hot path
+    /// does not parse X-Forwarded-For.
+    func client(of request: HTTPRequest) -> ClientKey {
+        ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
+                          trusted: configuration.trustedProxies)
     }
 
     /// Monotonic microseconds, for the rate limits.

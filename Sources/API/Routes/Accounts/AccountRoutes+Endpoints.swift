@@ -45,12 +45,9 @@ extension AccountRoutes {
         return Answers.noContent
     }
 
-    /// Counts an account creation for the client's address (resolved only here: no other
-    /// route needs it, so the hot path does not parse X-Forwarded-For).
+    /// Counts an account creation for the client's address.
     private func takeCreation(_ request: HTTPRequest) throws(APIError) {
-        let client = ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
-                                       trusted: context.configuration.trustedProxies)
-        if case .limited(let seconds) = creationLimiter.take(client.text, now: context.nowMicros) {
+        if case .limited(let seconds) = creationLimiter.take(context.client(of: request).text, now: context.nowMicros) {
             throw .rateLimited(retryAfter: seconds)
         }
     }

@@ -27,9 +27,7 @@ final class AttestRoutes: RouteGroup {
     /// The app code first (`app-integrity.md#app-code`), then the address's limit.
     func challenge(_ call: Call) throws -> Outcome {
         try Gate.checkAppCode(call.request, context: context)
-        let client = ClientKey.resolve(peer: call.request.peer, forwardedFor: call.request.head.headers("x-forwarded-for"),
-                                       trusted: context.configuration.trustedProxies)
-        if case .limited(let seconds) = challengeLimiter.take(client.text, now: context.nowMicros) {
+        if case .limited(let seconds) = challengeLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
             throw APIError.rateLimited(retryAfter: seconds)
         }
         guard let challenge = context.challenges.issue(random: context.services.random,
