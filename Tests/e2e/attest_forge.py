@@ -52,17 +52,20 @@ def _now() -> datetime.datetime:
 
 
 class Authority:
-    """A root and an intermediate CA, valid from a day ago for ten years."""
+    """A root and an intermediate CA, valid from a day ago for ten years, unless
+    `root_not_after` or `intermediate_not_after` end one of them earlier."""
 
-    def __init__(self):
+    def __init__(self, root_not_after: datetime.datetime | None = None,
+                 intermediate_not_after: datetime.datetime | None = None):
         now = _now()
+        later = now + datetime.timedelta(days=3650)
         self.root_key = ec.generate_private_key(ec.SECP384R1())
         self.root = _certificate("Test Root", self.root_key, _name("Test Root"), self.root_key,
-                                 now - datetime.timedelta(days=1), now + datetime.timedelta(days=3650), ca=True)
+                                 now - datetime.timedelta(days=1), root_not_after or later, ca=True)
         self.intermediate_key = ec.generate_private_key(ec.SECP384R1())
         self.intermediate = _certificate("Test Attestation CA", self.intermediate_key, self.root.subject,
                                          self.root_key, now - datetime.timedelta(days=1),
-                                         now + datetime.timedelta(days=3650), ca=True)
+                                         intermediate_not_after or later, ca=True)
 
     def root_pem(self) -> bytes:
         return self.root.public_bytes(serialization.Encoding.PEM)

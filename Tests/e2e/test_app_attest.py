@@ -128,13 +128,29 @@ def test_a_challenge_is_for_the_text_the_app_hashed(client, authority):
     assert_error(create(client, field), 401, INVALID)
 
 
-def test_the_shape_of_the_attestation_is_a_422(client):
+def test_the_shape_of_the_attestation_is_a_422_and_uses_the_challenge(client, authority):
     text = challenge(client)
     assert_validation(create(client, {"key_id": "not base64!", "challenge": text, "object": "AAAA"}),
                       {"attestation.key_id": "Must be base64 text."})
     assert_validation(create(client, {"key_id": "AQID", "challenge": text, "object": "%%"}),
                       {"attestation.key_id": "Must be 32 bytes.", "attestation.object": "Must be base64 text."})
     assert_validation(create(client, "x"), {"attestation": "Must be an object."})
+    # An attempt that fails uses the challenge, also one refused for its shape.
+    assert_error(create(client, attestation(authority, APP_ID, text)), 401, INVALID)
+
+
+@pytest.mark.parametrize("expired", ["root", "intermediate"])
+def test_every_certificate_must_be_valid_now(start_server, tmp_path, expired):
+    past = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)
+    authority = Authority(**{f"{expired}_not_after": past})
+    root = tmp_path / "root.pem"
+    root.write_bytes(authority.root_pem())
+    server = start_server(dict(RELAXED, APP_ATTEST_APP_IDS=APP_ID, APP_ATTEST_ENVIRONMENT="development",
+                               APP_ATTEST_ROOT_CA_FILE=str(root)))
+    client = PythonClient(server.host, server.port)
+    assert_error(create(client, attestation(authority, APP_ID, challenge(client))), 401, INVALID)
+    wait_until(lambda: "a certificate is not valid at the time of the request" in server.log(), timeout=5,
+               message="the reason in the log")
 
 
 def test_one_key_makes_one_account_again_after_its_deletion(attest_server, authority):

@@ -145,9 +145,26 @@ import Testing
                                                 ("attestation.object", "Required.")]))
         let notObject = try api.send("POST", "/v1/accounts", body: #"{"attestation": "x"}"#)
         #expect(notObject.text == validationBody([("attestation", "Must be an object.")]))
-        // None of these used the challenge or the address's allowance of accounts.
+        // An attempt refused for its shape uses the challenge it names too.
+        giveChallenge(api)
+        #expect(try api.send("POST", "/v1/accounts", body: body(keyID: "AQID")).status == 422)
+        #expect(try api.send("POST", "/v1/accounts", body: body()).text == Self.invalid)
+        // The 422s did not count toward the address's allowance of accounts.
         giveChallenge(api)
         #expect(try api.send("POST", "/v1/accounts", body: body()).status == 201)
+    }
+
+    @Test func anAttemptOverTheAddressLimitUsesTheChallenge() throws {
+        var configuration = APIConfiguration()
+        configuration.appAttest = AppAttestSettings(appIDs: [Self.recorded.appID], environment: .development)
+        configuration.accountsPerHour = 1
+        let api = try APIHarness(configuration: configuration)
+        api.clock.wallMillis = Self.recorded.verifyAt * 1000
+        #expect(try api.send("POST", "/v1/accounts", body: "{}").status == 401)
+        giveChallenge(api)
+        #expect(try api.send("POST", "/v1/accounts", body: body()).status == 429)
+        api.advanceLoop(seconds: 3600)
+        #expect(try api.send("POST", "/v1/accounts", body: body()).text == Self.invalid)
     }
 
     @Test func withTheCheckOffTheAttestationIsIgnored() throws {

@@ -6,14 +6,15 @@ import Relaydeck
 
 extension AccountRoutes {
     /// The attested key of a new account (`app-integrity.md#create-the-account`): the
-    /// challenge is used up first, so a failed attempt costs it too; then the eight checks of
-    /// `#what-the-server-validates` at the request's wall-clock time. Every refusal is the same
-    /// `401 attestation_invalid`; the log says which check failed (no secret is in it).
-    func attest(_ input: AttestationInput?) throws(APIError) -> AttestedKey {
+    /// challenge was used up when the body was read (`challengeRedeemed` says whether it was
+    /// known and not expired); then the eight checks of `#what-the-server-validates` at the
+    /// request's wall-clock time. Every refusal is the same `401 attestation_invalid`; the log
+    /// says which check failed (no secret is in it).
+    func attest(_ input: AttestationInput?, challengeRedeemed: Bool) throws(APIError) -> AttestedKey {
         guard let input else { throw .attestationRequired }
         guard let verifier = context.attestVerifier else { throw .defect("App Attest is on without a verifier") }
         let nowMillis = context.services.clock.wallMillis
-        guard context.challenges.redeem(input.challenge, nowMillis: nowMillis) else {
+        guard challengeRedeemed else {
             Log.info("attestation refused", ["reason": "unknown, used or expired challenge"])
             throw .attestationInvalid
         }

@@ -1,3 +1,4 @@
+import Clock
 import HTTP
 import JSON
 import Relaydeck
@@ -10,15 +11,22 @@ extension AccountRoutes {
         var body = call.bodyReader()
         let appAttestOn = context.configuration.appAttest != nil
         var attestation: AttestationInput?
+        var challengeRedeemed = false
         if appAttestOn {
-            attestation = AttestationInput.read(from: &body)
+            let offered: String?
+            (attestation, offered) = AttestationInput.read(from: &body)
+            // `app-integrity.md#get-a-challenge`: an attempt that fails uses the challenge
+            // too, also one refused for its shape or its rate, so it is taken before any check.
+            if let offered {
+                challengeRedeemed = context.challenges.redeem(offered, nowMillis: context.services.clock.wallMillis)
+            }
         } else {
             // With the check off the server ignores the field, whatever it holds.
             body.ignore("attestation")
         }
         try body.check()
         try takeCreation(call.request)
-        let attestedKey = appAttestOn ? try attest(attestation) : nil
+        let attestedKey = appAttestOn ? try attest(attestation, challengeRedeemed: challengeRedeemed) : nil
         let (account, token) = try accounts.create(attestedKey: attestedKey)
         return Answers.created("account", account.write, secretKey: "token", token)
     }

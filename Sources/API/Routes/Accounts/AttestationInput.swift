@@ -10,10 +10,11 @@ struct AttestationInput {
     /// The CBOR attestation object.
     let object: [UInt8]
 
-    /// Reads the field from `body`; nil when it is absent or has a problem (the problem is
-    /// then in `body`).
-    static func read(from body: inout FieldReader) -> AttestationInput? {
-        guard var fields = body.object("attestation") else { return nil }
+    /// Reads the field from `body`: the input, nil when it is absent or has a problem (the
+    /// problem is then in `body`), and the challenge text whenever the field has one, so the
+    /// caller can use it up also when another field is wrong.
+    static func read(from body: inout FieldReader) -> (AttestationInput?, offered: String?) {
+        guard var fields = body.object("attestation") else { return (nil, nil) }
         for name in ["key_id", "challenge", "object"] { fields.require(name) }
         let keyText = fields.read("key_id", .string)
         let challenge = fields.read("challenge", .string)
@@ -33,7 +34,7 @@ struct AttestationInput {
             if object == nil || object?.isEmpty == true { fields.add("object", "Must be base64 text.") }
         }
         body.merge(fields)
-        guard let keyID, keyID.count == 32, let challenge, let object, !object.isEmpty else { return nil }
-        return AttestationInput(keyID: keyID, challenge: challenge, object: object)
+        guard let keyID, keyID.count == 32, let challenge, let object, !object.isEmpty else { return (nil, challenge) }
+        return (AttestationInput(keyID: keyID, challenge: challenge, object: object), challenge)
     }
 }
