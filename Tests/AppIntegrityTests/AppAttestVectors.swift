@@ -1,5 +1,6 @@
-import Foundation
 import Crypto
+import Foundation
+import Testing
 
 /// The attestation files of Tests/Fixtures/app-attest (real Apple-signed data): the inputs
 /// each one was made with, and its verification time.
@@ -45,5 +46,3 @@ struct AppAttestVector: Sendable, CustomTestStringConvertible {
         (try? String(contentsOf: folder.appendingPathComponent("apple-app-attestation-root-ca.pem"), encoding: .utf8)) ?? ""
     }
 }
-
-import Testing
