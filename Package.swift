@@ -38,11 +38,14 @@ let package = Package(
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
+        // App integrity (`app-integrity.md`): CBOR and App Attest verification, X.509 through
+        // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
+        .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto"], swiftSettings: strict),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "Logging", "EventLoop"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
+            dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
             swiftSettings: strict
         ),
 
@@ -57,8 +60,9 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
+        .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "API", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

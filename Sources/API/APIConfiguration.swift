@@ -6,10 +6,14 @@ public struct APIConfiguration: Sendable {
     public var requestsPerMinute = 600
     /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`
     public var accountsPerHour = 20
+    /// `RATE_LIMIT_CHALLENGES_PER_HOUR`
+    public var challengesPerHour = 20
     /// `TRUSTED_PROXIES`
     public var trustedProxies: [CIDR] = []
     /// The decoded `APP_TOTP_SECRET`; nil turns the app code check off.
     public var appCodeSecret: [UInt8]?
+    /// `APP_ATTEST_APP_IDS` and the settings that go with it; nil turns App Attest off.
+    public var appAttest: AppAttestSettings?
 
     public init() {}
 }

@@ -1,4 +1,6 @@
+import AppIntegrity
 import EventLoop
+import HTTP
 import Relaydeck
 
 /// What the route groups share: the domain services, the operator's settings, the loop, and
@@ -8,6 +10,11 @@ final class APIContext {
     let configuration: APIConfiguration
     let loop: EventLoop
     let wakeups: Wakeups
+    /// The challenges of `POST /v1/attest/challenge` not used yet, redeemed by `POST /v1/accounts`.
+    let challenges = ChallengeBook()
+    /// App Attest's verifier; nil while the check is off (or, fail closed, when its root
+    /// certificate cannot be read: account creation then answers 500).
+    let attestVerifier: AppAttestVerifier?
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 
@@ -16,6 +23,15 @@ final class APIContext {
         self.configuration = configuration
         self.loop = loop
         wakeups = Wakeups(loop: loop)
+        attestVerifier = configuration.appAttest?.makeVerifier()
+    }
+
+    /// The client address a per-address limit counts (`overview.md#rate-limits`), after the
+    /// trusted proxies; resolved only by the routes that have such a limit, so the hot path
+    /// does not parse X-Forwarded-For.
+    func client(of request: HTTPRequest) -> ClientKey {
+        ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
+                          trusted: configuration.trustedProxies)
     }
 
     /// Monotonic microseconds, for the rate limits.

@@ -89,13 +89,10 @@ extension CommandLine {
     }
 
     /// Settings this version accepts but cannot honour yet. Serving plain HTTP when HTTPS was
-    /// asked for, or open sign-up when App Attest was asked for, would be worse than stopping.
+    /// asked for would be worse than stopping.
     static func unsupported(_ config: Config) -> String? {
         if config.tlsCertFile != nil {
             return "TLS_CERT_FILE: serving HTTPS directly is not supported by this version yet; put a TLS proxy in front"
-        }
-        if !config.appAttestAppIDs.isEmpty {
-            return "APP_ATTEST_APP_IDS: App Attest is not supported by this version yet"
         }
         return nil
     }

@@ -37,6 +37,8 @@ final class Daemon {
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
         apiConfiguration.trustedProxies = config.trustedProxies
         apiConfiguration.appCodeSecret = config.appTOTPSecret
+        apiConfiguration.challengesPerHour = config.rateLimitChallengesPerHour
+        apiConfiguration.appAttest = try config.appAttestSettings()
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections

@@ -10,6 +10,9 @@ def test_a_missing_venv_is_made_with_pytest(machine):
     assert done.returncode == 0, done
     assert machine.calls("python3").count(f"python3 -m venv {machine.venv}") == 1
     assert any(call.startswith("venv-python -m pip install") and "pytest" in call for call in machine.calls("venv-python"))
+    # The tools the App Attest end-to-end tests build attestations with come in the same install.
+    assert any(call.startswith("venv-python -m pip install") and call.endswith(" cryptography cbor2")
+               for call in machine.calls("venv-python"))
     assert (machine.venv / "pytest-installed").exists()
     assert f"building {machine.venv} with pytest" in done.stdout
 
@@ -18,7 +21,7 @@ def test_a_working_venv_is_left_alone(machine):
     machine.healthy_venv()
     done = machine.ensure_deps(venv=True)
     assert done.returncode == 0, done
-    assert machine.calls("venv-python") == ["venv-python -c import pytest"]
+    assert machine.calls("venv-python") == ["venv-python -c import pytest, cryptography, cbor2"]
     assert not any(" -m venv " in call for call in machine.calls("python3"))
     assert done.stdout == ""
 

@@ -22,6 +22,12 @@ public struct APIError: Error, Sendable {
     static let badJSON = APIError(400, "bad_request", "The body is not valid JSON.")
     static let unauthorized = APIError(401, "unauthorized", "The credential is missing or wrong.")
     static let appCodeInvalid = APIError(401, "app_code_invalid", "The app code is missing or wrong.")
+    /// `app-integrity.md#create-the-account`: App Attest is on and the body has no `attestation`.
+    static let attestationRequired = APIError(401, "attestation_required", "This server needs an App Attest attestation.")
+    /// `app-integrity.md#create-the-account`: one answer for every refused attestation (an
+    /// unknown, used or expired challenge, a failed check, a key that has an account), so the
+    /// answer does not tell which check failed.
+    static let attestationInvalid = APIError(401, "attestation_invalid", "The attestation is not valid.")
     static let forbiddenForKey = APIError(403, "forbidden", "An API key cannot use this route.")
     static let forbiddenForAccount = APIError(403, "forbidden", "An account token cannot use this route.")
     static let internalError = APIError(500, "internal", "Internal server error.")
@@ -96,6 +102,8 @@ public struct APIError: Error, Sendable {
             case .conflict(let message): return APIError(409, "conflict", message)
             case .validation(let problems): return validation(problems)
             }
+        case is AttestedKeyInUse:
+            return attestationInvalid
         case StoreError.unavailable(let seconds):
             return unavailable(retryAfter: seconds)
         case StoreError.failure(let detail):

@@ -5,6 +5,7 @@ enum RouteGroups {
         [
             HealthRoutes(context),
             AccountRoutes(context),
+            AttestRoutes(context),
             KeyRoutes(context),
             QuestionRoutes(context),
             EventRoutes(context),

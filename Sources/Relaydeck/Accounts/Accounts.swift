@@ -15,15 +15,40 @@ public final class Accounts {
         self.hub = hub
     }
 
-    /// Makes an account and its token; the token exists only in the answer.
-    public func create() throws -> (account: Account, token: Secret) {
+    /// Makes an account and its token; the token exists only in the answer. With App Attest,
+    /// the account keeps `attestedKey`, and a key that an account (not deleted) has already
+    /// is refused with `AttestedKeyInUse` (`app-integrity.md#create-the-account`).
+    public func create(attestedKey: AttestedKey? = nil) throws -> (account: Account, token: Secret) {
         let now = clock.wallMillis
         let account = Account(id: Identifier.make("acc_", millis: now, random: random), createdAt: now, liveActivities: true)
         let token = Secret.generate(.accountToken, random: random)
         try store.write { db in
-            try db.statement(SQL.insert).run(.text(account.id), .blob(token.hash), .integer(now))
+            guard let key = attestedKey else {
+                try db.statement(SQL.insert).run(.text(account.id), .blob(token.hash), .integer(now))
+                return
+            }
+            // Checked in the same transaction as the insert; the unique index would refuse a
+            // second one anyway, but as a store failure rather than an answer.
+            let inUse = try db.statement(SQL.selectAttestedKey)
+            try inUse.bind(key.keyID, at: 1)
+            defer { inUse.reset() }
+            guard try inUse.nextRow() == nil else { throw AttestedKeyInUse() }
+            try db.statement(SQL.insertAttested).run(.text(account.id), .blob(token.hash), .integer(now),
+                                                     .blob(key.keyID), .blob(key.publicKey), .integer(key.counter))
         }
         return (account, token)
+    }
+
+    /// The attested key an account keeps, if it was made with App Attest.
+    public func attestedKey(of id: String) throws -> AttestedKey? {
+        try store.read { db in
+            let statement = try db.statement(SQL.selectKeyOfAccount)
+            try statement.bind(id, at: 1)
+            defer { statement.reset() }
+            guard let row = try statement.nextRow() else { return nil }
+            return AttestedKey(keyID: try row.blob("attest_key_id"), publicKey: try row.blob("attest_public_key"),
+                               counter: try row.int64("attest_counter"))
+        }
     }
 
     public func get(_ id: String) throws -> Account {
@@ -65,6 +90,15 @@ public final class Accounts {
 
     enum SQL {
         static let insert = "INSERT INTO accounts (id, token_hash, created_at) VALUES (?, ?, ?)"
+        static let insertAttested = """
+            INSERT INTO accounts (id, token_hash, created_at, attest_key_id, attest_public_key, attest_counter)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """
+        static let selectAttestedKey = "SELECT 1 FROM accounts WHERE attest_key_id = ? AND deleted_at IS NULL"
+        static let selectKeyOfAccount = """
+            SELECT attest_key_id, attest_public_key, attest_counter FROM accounts
+            WHERE id = ? AND deleted_at IS NULL AND attest_key_id IS NOT NULL
+            """
         static let select = "SELECT id, created_at, live_activities FROM accounts WHERE id = ? AND deleted_at IS NULL"
         static let updateLiveActivities = "UPDATE accounts SET live_activities = ? WHERE id = ? AND deleted_at IS NULL"
         static let markDeleted = "UPDATE accounts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL"

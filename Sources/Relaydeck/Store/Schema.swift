@@ -173,5 +173,16 @@ public enum Schema {
             CREATE INDEX inbox_unread_by_age ON inbox_items(created_at) WHERE read_at IS NULL;
             CREATE INDEX inbox_read_by_age ON inbox_items(read_at) WHERE read_at IS NOT NULL;
             """),
+        // `app-integrity.md#what-the-server-validates`: the account keeps the attested key's
+        // ID, public key and counter. One key makes one account: the index covers the
+        // accounts that are not deleted, so a deleted account's key can make a new one (the
+        // row stays, marked, until the purge).
+        Migration(version: 3, name: "attested keys", sql: """
+            ALTER TABLE accounts ADD COLUMN attest_key_id BLOB;
+            ALTER TABLE accounts ADD COLUMN attest_public_key BLOB;
+            ALTER TABLE accounts ADD COLUMN attest_counter INTEGER;
+            CREATE UNIQUE INDEX accounts_by_attested_key ON accounts(attest_key_id)
+                WHERE attest_key_id IS NOT NULL AND deleted_at IS NULL;
+            """),
     ]
 }

@@ -1,18 +1,33 @@
+import Clock
 import HTTP
 import JSON
 import Relaydeck
 
 extension AccountRoutes {
-    /// `POST /v1/accounts`: the app code first, then the body, then the address's limit.
+    /// `POST /v1/accounts`: the app code first, then the body, then the address's limit,
+    /// then, with App Attest on, the attestation (`app-integrity.md#create-the-account`).
     func create(_ call: inout Call) throws -> Outcome {
         try Gate.checkAppCode(call.request, context: context)
         var body = call.bodyReader()
-        // App Attest is off in this version: the field is accepted and ignored
-        // (`app-integrity.md#create-the-account`).
-        body.ignore("attestation")
+        let appAttestOn = context.configuration.appAttest != nil
+        var attestation: AttestationInput?
+        var challengeRedeemed = false
+        if appAttestOn {
+            let offered: String?
+            (attestation, offered) = AttestationInput.read(from: &body)
+            // `app-integrity.md#get-a-challenge`: an attempt that fails uses the challenge
+            // too, also one refused for its shape or its rate, so it is taken before any check.
+            if let offered {
+                challengeRedeemed = context.challenges.redeem(offered, nowMillis: context.services.clock.wallMillis)
+            }
+        } else {
+            // With the check off the server ignores the field, whatever it holds.
+            body.ignore("attestation")
+        }
         try body.check()
         try takeCreation(call.request)
-        let (account, token) = try accounts.create()
+        let attestedKey = appAttestOn ? try attest(attestation, challengeRedeemed: challengeRedeemed) : nil
+        let (account, token) = try accounts.create(attestedKey: attestedKey)
         return Answers.created("account", account.write, secretKey: "token", token)
     }
 
@@ -38,12 +53,9 @@ extension AccountRoutes {
         return Answers.noContent
     }
 
-    /// Counts an account creation for the client's address (resolved only here: no other
-    /// route needs it, so the hot path does not parse X-Forwarded-For).
+    /// Counts an account creation for the client's address.
     private func takeCreation(_ request: HTTPRequest) throws(APIError) {
-        let client = ClientKey.resolve(peer: request.peer, forwardedFor: request.head.headers("x-forwarded-for"),
-                                       trusted: context.configuration.trustedProxies)
-        if case .limited(let seconds) = creationLimiter.take(client.text, now: context.nowMicros) {
+        if case .limited(let seconds) = creationLimiter.take(context.client(of: request).text, now: context.nowMicros) {
             throw .rateLimited(retryAfter: seconds)
         }
     }
