@@ -20,14 +20,29 @@ struct AppAttestVector: Sendable, CustomTestStringConvertible {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/app-attest")
 
-    /// Every attestation of `subfolder` (`attestation` or `negative`); assertions are for a
-    /// later route and are left out.
+    /// The project's shared test data beside the repository (CI has it): it also holds the
+    /// vectors whose licence keeps them out of the repository (a GPL-3.0 test, Apple's own
+    /// documentation sample), which then run too.
+    static let sharedFolder = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/testdata/app-attest")
+
+    static var hasSharedData: Bool {
+        FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("attestation").path)
+    }
+
+    /// Every attestation of `subfolder` (`attestation` or `negative`), from the repository's
+    /// fixtures and, when it is there, the shared test data (by file name, once each);
+    /// assertions are for a later route and are left out.
     static func load(_ subfolder: String) -> [AppAttestVector] {
-        let directory = folder.appendingPathComponent(subfolder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.sorted().compactMap { name in
-            guard name.hasSuffix(".json"),
-                  let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
+        var byName: [String: URL] = [:]
+        for base in [sharedFolder, folder] {
+            let directory = base.appendingPathComponent(subfolder)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix(".json") {
+                byName[name] = directory.appendingPathComponent(name)
+            }
+        }
+        return byName.keys.sorted().compactMap { name in
+            guard let data = try? Data(contentsOf: byName[name]!),
                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   object["kind"] as? String == "attestation" else { return nil }
             return AppAttestVector(

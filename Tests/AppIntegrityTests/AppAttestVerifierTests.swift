@@ -16,9 +16,12 @@ import Crypto
                                    clientDataHash: vector.clientDataHash, at: time ?? vector.verifyAt)
     }
 
+    /// 16 valid and 30 negative vectors are in the repository; with the shared test data
+    /// beside it (as in CI), all 18 and 35.
     @Test func theFixturesAreThere() {
-        #expect(Self.valid.count == 18)
-        #expect(Self.negative.count == 35)
+        let shared = AppAttestVector.hasSharedData
+        #expect(Self.valid.count == (shared ? 18 : 16))
+        #expect(Self.negative.count == (shared ? 35 : 30))
     }
 
     @Test func thePinnedRootIsTheFixturesRoot() throws {
@@ -97,7 +100,10 @@ import Crypto
         }
     }
 
-    @Test func applesSampleCarriesAValidationCategoryAfterTheKey() throws {
+    /// Apple's documentation sample states no licence, so it stays in the shared test data,
+    /// out of the repository; the trap it shows is also covered by the e2e forged vectors.
+    @Test(.enabled(if: AppAttestVector.hasSharedData, "needs the shared test data beside the repository"))
+    func applesSampleCarriesAValidationCategoryAfterTheKey() throws {
         let vector = try #require(Self.valid.first { $0.name == "apple-doc-2026-attestation" })
         let attestation = try AttestationObject(vector.object)
         let authData = try AuthenticatorData(attestation.authenticatorData)
