@@ -10,6 +10,11 @@ public struct APIConfiguration: Sendable {
     public var trustedProxies: [CIDR] = []
     /// The decoded `APP_TOTP_SECRET`; nil turns the app code check off.
     public var appCodeSecret: [UInt8]?
+    /// `PUBLIC_URL`, the server's own origin; nil takes it from the `Host` header (the MCP
+    /// endpoint's `Origin` check).
+    public var publicOrigin: String?
+    /// The version the MCP endpoint names in its `serverInfo`.
+    public var serverVersion = "0.0.0"
 
     public init() {}
 }

@@ -8,6 +8,11 @@ final class APIContext {
     let configuration: APIConfiguration
     let loop: EventLoop
     let wakeups: Wakeups
+    /// `overview.md#rate-limits`: 60 messages in one hour from one sender (the account or a
+    /// key), over `POST /v1/messages` and the MCP tool `send_message` alike.
+    var messageLimiter = RateLimiter(limit: 60, periodMicros: 3_600_000_000)
+    /// 30 `notify_user` calls in one hour for each key.
+    var notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000)
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 

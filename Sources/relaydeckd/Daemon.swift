@@ -37,6 +37,8 @@ final class Daemon {
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
         apiConfiguration.trustedProxies = config.trustedProxies
         apiConfiguration.appCodeSecret = config.appTOTPSecret
+        apiConfiguration.publicOrigin = config.publicURL
+        apiConfiguration.serverVersion = Version.current
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections

@@ -11,6 +11,7 @@ enum RouteGroups {
             DeviceRoutes(context),
             TaskRoutes(context),
             InboxRoutes(context),
+            MCPRoutes(context),
         ]
     }
 }
