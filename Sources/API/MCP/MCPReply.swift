@@ -23,8 +23,9 @@ enum MCPReply {
         return envelope(id: id, ("result", .object(result)), status: 200)
     }
 
-    /// `{"jsonrpc":"2.0","id":...,"error":{"code","message","data"?}}`; `id` is `null`
-    /// when the request's could not be read.
+    /// `{"jsonrpc":"2.0","id":...,"error":{"code","message","data"?}}`; without `id` when the
+    /// request's could not be read (`schema#jsonrpcerrorresponse`: the ID is optional, never
+    /// `null`; `streamable-http.mdx`: "a JSON-RPC error response that has no id").
     static func error(id: JSON, _ error: MCPError) -> HTTPResponse {
         var body = JSONObject([("code", .number(JSONNumber(error.code))), ("message", .string(error.message))])
         if let data = error.data { body["data"] = data }
@@ -32,7 +33,10 @@ enum MCPReply {
     }
 
     private static func envelope(id: JSON, _ member: (String, JSON), status: Int) -> HTTPResponse {
-        let message = JSON.object(JSONObject([("jsonrpc", .string("2.0")), ("id", id), (member.0, member.1)]))
+        var members: [(key: String, value: JSON)] = [("jsonrpc", .string("2.0"))]
+        if !id.isNull { members.append(("id", id)) }
+        members.append((member.0, member.1))
+        let message = JSON.object(JSONObject(members))
         var writer = JSONWriter(capacity: 512)
         writer.value(message)
         return HTTPResponse(status: status, headers: headers, body: writer.bytes)

@@ -69,16 +69,16 @@ import Testing
     }
 
     @Test func malformedJSONRPCGetsTheSpecificationsErrors() throws {
-        let cases: [(String, Int, String)] = [
-            ("{", -32700, "null"),
-            ("[]", -32600, "null"),
-            (#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, -32600, "null"),
-            (#""text""#, -32600, "null"),
-            (#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, -32600, "null"),
-            (#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, -32600, "null"),
-            (#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, -32600, "null"),
-            (#"{"jsonrpc":"2.0","id":1,"method":7}"#, -32600, "null"),
-            (#"{"jsonrpc":"2.0","id":1}"#, -32600, "null"),
+        let cases: [(String, Int, String?)] = [
+            ("{", -32700, nil),
+            ("[]", -32600, nil),
+            (#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, -32600, nil),
+            (#""text""#, -32600, nil),
+            (#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, -32600, nil),
+            (#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, -32600, nil),
+            (#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, -32600, nil),
+            (#"{"jsonrpc":"2.0","id":1,"method":7}"#, -32600, nil),
+            (#"{"jsonrpc":"2.0","id":1}"#, -32600, nil),
         ]
         for (body, code, id) in cases {
             let answer = try api.send("POST", "/mcp", [bearer(key.secret)], body: body)
@@ -86,6 +86,7 @@ import Testing
             let json = try answer.json()
             #expect(json["error"]?["code"]?.int64Value == Int64(code), "\(body)")
             #expect(json["id"]?.description == id)
+            #expect(!answer.text.contains("\"id\""))
             #expect(answer.record.action == "POST /mcp")
             #expect(answer.record.code == "bad_request")
         }
