@@ -25,7 +25,12 @@ enum MCPRequestHeaders {
             return revision
         }
         guard let revision = MCPRevision(rawValue: header) else { throw .unsupportedVersion(header) }
-        if revision.isModern { try checkModern(message, head: head, version: header, metaVersion: metaVersion) }
+        if revision.isModern {
+            try checkModern(message, head: head, version: header, metaVersion: metaVersion)
+        } else if let metaVersion, metaVersion != .string(header) {
+            // The header names the body's version whenever the body names one.
+            throw .headerMismatch("MCP-Protocol-Version header value '\(header)' does not match body value '\(metaVersion.stringValue ?? metaVersion.description)'.")
+        }
         return revision
     }
 

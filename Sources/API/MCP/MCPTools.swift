@@ -52,6 +52,7 @@ final class MCPTools {
         }
         note.action = name
         let arguments = exchange.params["arguments"] ?? .object(JSONObject())
+        guard case .object = arguments else { throw MCPError.invalidParams("\"arguments\" must be an object.") }
         let invocation = Invocation(tool: tool, exchange: exchange, unread: (try? services.inbox.unread(keyID: exchange.use.keyID)) ?? 0)
         do {
             switch try run(invocation, arguments) {

@@ -90,6 +90,8 @@ import Testing
             #expect(answer.record.action == "POST /mcp")
             #expect(answer.record.code == "bad_request")
         }
+        let arguments = try client.legacy("tools/call", #"{"name":"list_agents","arguments":[1]}"#)
+        #expect(try arguments.json()["error"]?["code"]?.int64Value == -32602)
         let params = try client.legacy("ping", "[1]")
         #expect(try params.json()["error"]?["code"]?.int64Value == -32602)
         #expect(try params.json()["id"]?.int64Value == 1)
@@ -120,7 +122,10 @@ import Testing
         #expect(encoded.status == 200)
         let metaDiffers = try client.modern("tools/list", headers: [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "tools/list")],
                                             version: "2025-11-25")
-        #expect(try metaDiffers.json()["error"]?["code"]?.int64Value == -32022 || metaDiffers.status == 400)
+        #expect(try metaDiffers.json()["error"]?["code"]?.int64Value == -32020)
+        let legacyHeader = try client.modern("tools/list", headers: [("MCP-Protocol-Version", "2025-11-25")])
+        #expect(legacyHeader.status == 400)
+        #expect(try legacyHeader.json()["error"]?["code"]?.int64Value == -32020)
     }
 
     @Test func anUnsupportedVersionNamesTheSupportedOnes() throws {
