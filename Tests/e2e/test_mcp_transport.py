@@ -2,21 +2,12 @@
 every header rule, error code and edge case, each answer validated against the JSON Schema of
 its revision."""
 
-import json
 
 import pytest
 
-from api import create_account, create_key
 from mcp_support import LEGACY, MODERN, legacy, meta, modern, tool, validate
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
-
-
-@pytest.fixture
-def agent(client):
-    _, token = create_account(client)
-    key, secret = create_key(client, token, "Claude Code")
-    return token, key, secret
 
 
 def test_only_post_is_served(client, agent):

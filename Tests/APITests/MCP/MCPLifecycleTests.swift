@@ -6,17 +6,11 @@ import Testing
 
 /// Discovery (`2026-07-28/server/discover`), `initialize` and `ping` of the earlier revisions,
 /// the result's `resultType`, `_meta` and caching fields, and what a request records.
-@Suite struct MCPLifecycleTests {
-    let api: APIHarness
-    let token: String
-    let key: (id: String, secret: String)
-    let client: MCPClient
+@Suite struct MCPLifecycleTests: MCPAgentSuite {
+    let agent: MCPAgent
 
     init() throws {
-        api = try APIHarness()
-        token = try api.createAccount().token
-        key = try api.createKey(token: token, label: "Claude Code")
-        client = MCPClient(api: api, secret: key.secret)
+        agent = try MCPAgent()
     }
 
     @Test func discoverNamesTheVersionsTheServerAndItsRules() throws {

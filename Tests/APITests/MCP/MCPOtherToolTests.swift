@@ -5,17 +5,11 @@ import Relaydeck
 import Testing
 
 /// `notify_user`, the question tools without a wait, and the agent tools.
-@Suite struct MCPOtherToolTests {
-    let api: APIHarness
-    let token: String
-    let key: (id: String, secret: String)
-    let client: MCPClient
+@Suite struct MCPOtherToolTests: MCPAgentSuite {
+    let agent: MCPAgent
 
     init() throws {
-        api = try APIHarness()
-        token = try api.createAccount().token
-        key = try api.createKey(token: token, label: "Claude Code")
-        client = MCPClient(api: api, secret: key.secret)
+        agent = try MCPAgent()
     }
 
     @Test func notifyUserSendsNothingWithoutPushAndHasItsHourlyLimit() throws {

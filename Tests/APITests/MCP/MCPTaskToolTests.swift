@@ -5,17 +5,11 @@ import Relaydeck
 import Testing
 
 /// The task tools (`mcp.md#task-tools`) on the REST routes' services and rules.
-@Suite struct MCPTaskToolTests {
-    let api: APIHarness
-    let token: String
-    let key: (id: String, secret: String)
-    let client: MCPClient
+@Suite struct MCPTaskToolTests: MCPAgentSuite {
+    let agent: MCPAgent
 
     init() throws {
-        api = try APIHarness()
-        token = try api.createAccount().token
-        key = try api.createKey(token: token, label: "Claude Code")
-        client = MCPClient(api: api, secret: key.secret)
+        agent = try MCPAgent()
     }
 
     @Test func createTaskReturnsTheTaskWithISOTimes() throws {

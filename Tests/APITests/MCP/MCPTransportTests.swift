@@ -6,17 +6,11 @@ import Testing
 
 /// `2026-07-28/basic/transports/streamable-http`: the endpoint, its credential, its headers and
 /// the JSON-RPC errors of each refusal.
-@Suite struct MCPTransportTests {
-    let api: APIHarness
-    let token: String
-    let key: (id: String, secret: String)
-    let client: MCPClient
+@Suite struct MCPTransportTests: MCPAgentSuite {
+    let agent: MCPAgent
 
     init() throws {
-        api = try APIHarness()
-        token = try api.createAccount().token
-        key = try api.createKey(token: token, label: "Claude Code")
-        client = MCPClient(api: api, secret: key.secret)
+        agent = try MCPAgent()
     }
 
     @Test func onlyPostIsServed() throws {

@@ -32,14 +32,6 @@ import Testing
         return api.loopback.response(client)
     }
 
-    private func keyID() throws -> String {
-        let client = api.loopback.connect()
-        api.get(client, "/v1/agents", token: secret)
-        let text = api.loopback.response(client)?.bodyText ?? ""
-        let start = try #require(text.firstRange(of: #""key_id":""#))
-        return String(text[start.upperBound...].prefix(30))
-    }
-
     @Test func askUserWaitsAndReturnsTheMomentThePersonAnswers() throws {
         let asker = api.loopback.connect()
         call(asker, "ask_user", #"{"prompt": "Deploy?", "wait_seconds": 50}"#)
@@ -58,7 +50,7 @@ import Testing
     }
 
     @Test func checkInboxWaitsForAnItemOrEndsWithNothingAndNoEntry() throws {
-        let keyID = try keyID()
+        let keyID = try api.keyID(secret: secret)
         let reader = api.loopback.connect()
         call(reader, "check_inbox", #"{"wait_seconds": 20}"#)
         api.loopback.pump(rounds: 10)
