@@ -15,7 +15,12 @@ extension MCPTools {
         guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
         let use = invocation.use
         let question = try services.questions.ask(accountID: use.accountID, keyID: use.keyID, draft)
-        return try awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
+        let answer = try awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
+        guard case .wait(var held) = answer else { return answer }
+        // The call asked a question: a result even when the wait ends with it still pending
+        // (`rest-api.md#what-has-an-entry` leaves out only calls that only waited).
+        held.expiryOnlyWaited = false
+        return .wait(held)
     }
 
     /// A question of this key, held up to `wait_seconds` (default 30) while it is pending;

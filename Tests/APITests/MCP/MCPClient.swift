@@ -42,30 +42,3 @@ extension APIHarness {
         try send("GET", "/v1/keys/\(keyID)/activity", [bearer(token)]).json()["items"]?.arrayValue ?? []
     }
 }
-
-/// An account, one key of it, and an MCP client with that key: where each MCP suite starts.
-struct MCPAgent {
-    let api: APIHarness
-    let token: String
-    let key: (id: String, secret: String)
-    let client: MCPClient
-
-    init() throws {
-        api = try APIHarness()
-        token = try api.createAccount().token
-        key = try api.createKey(token: token, label: "Claude Code")
-        client = MCPClient(api: api, secret: key.secret)
-    }
-}
-
-/// A suite that starts from an `MCPAgent`, and names its parts directly.
-protocol MCPAgentSuite {
-    var agent: MCPAgent { get }
-}
-
-extension MCPAgentSuite {
-    var api: APIHarness { agent.api }
-    var token: String { agent.token }
-    var key: (id: String, secret: String) { agent.key }
-    var client: MCPClient { agent.client }
-}

@@ -49,6 +49,24 @@ import Testing
         #expect(api.records.last?.namedAction == "ask_user" && api.records.last?.ending == .answered)
     }
 
+    @Test func anAskUserWhoseWaitEndsPendingStillHasItsEntry() throws {
+        let asker = api.loopback.connect()
+        call(asker, "ask_user", #"{"prompt": "Deploy?", "wait_seconds": 5}"#)
+        api.loopback.pump(rounds: 10)
+        api.loopback.advance(by: .seconds(6))
+        let answer = try #require(api.loopback.response(asker))
+        #expect(answer.bodyText.contains(#""status":"pending""#))
+        #expect(api.records.last?.namedAction == "ask_user" && api.records.last?.ending == .answered)
+        // A get_answer that only waited has none.
+        let id = try #require(answer.bodyText.firstRange(of: #""id":"qst_"#).map { answer.bodyText[$0.upperBound...].prefix(while: { $0 != "\"" }) })
+        let reader = api.loopback.connect()
+        call(reader, "get_answer", #"{"question_id": "qst_\#(id)", "wait_seconds": 5}"#)
+        api.loopback.pump(rounds: 10)
+        api.loopback.advance(by: .seconds(6))
+        #expect(api.loopback.response(reader)?.bodyText.contains(#""status":"pending""#) == true)
+        #expect(api.records.last?.namedAction == "get_answer" && api.records.last?.ending == .onlyWaited)
+    }
+
     @Test func checkInboxWaitsForAnItemOrEndsWithNothingAndNoEntry() throws {
         let keyID = try api.keyID(secret: secret)
         let reader = api.loopback.connect()
