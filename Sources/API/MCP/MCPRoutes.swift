@@ -42,7 +42,7 @@ final class MCPRoutes: RouteGroup {
         }
         let revision: MCPRevision
         do {
-            revision = try MCPRequestHeaders.revision(of: message, head: call.request.head)
+            revision = try MCPRevision.of(message, head: call.request.head)
         } catch {
             return refuse(error, id: id, &call.note)
         }
