@@ -83,6 +83,9 @@ import Testing
         for tool in tools {
             #expect(tool["inputSchema"]?["type"]?.stringValue == "object")
             #expect(tool["outputSchema"]?["type"]?.stringValue == "object")
+            // A schema text that does not parse would fall back to a bare object.
+            #expect(tool["inputSchema"]?["properties"]?.objectValue != nil, "\(tool)")
+            #expect(tool["outputSchema"]?["properties"]?.objectValue != nil, "\(tool)")
             #expect(tool["annotations"]?["readOnlyHint"] != nil)
         }
         #expect(tools[4]["annotations"]?["destructiveHint"] == .bool(true))
