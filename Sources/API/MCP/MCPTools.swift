@@ -57,8 +57,7 @@ final class MCPTools {
         do {
             switch try run(invocation, arguments) {
             case .result(let structured, let summary):
-                return .respond(invocation.reply(structured, summary: summary,
-                                                 unread: name == "check_inbox" ? structured["unread"]?.int64Value.map(Int.init) : nil))
+                return .respond(invocation.reply(structured, summary: summary))
             case .response(let response):
                 return .respond(response)
             case .wait(let wait):
