@@ -5,6 +5,7 @@ its revision."""
 
 import pytest
 
+from server_process import wait_until
 from mcp_support import LEGACY, MODERN, legacy, meta, modern, tool, validate
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
@@ -182,3 +183,21 @@ def test_check_inbox_waits_without_holding_the_server(client, agent, server):
     waiter.join(10)
     assert time.monotonic() - started < 5
     assert answers[0]["structuredContent"]["items"][0]["text"] == "Go."
+
+
+def test_the_activity_log_names_each_request_and_leaves_out_notifications_and_empty_waits(client, agent):
+    token, key, secret = agent
+    client.call("POST", "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, api_key=secret)
+    tool(client, secret, "check_inbox", {"wait_seconds": 1})
+    modern(client, secret, "tools/call", {"name": "make_coffee", "arguments": {}}, name="make_coffee")
+    modern(client, secret, "no/such/method")
+    client.call("POST", "/mcp", body=b"{", api_key=secret)
+    tool(client, secret, "list_agents")
+    # An entry is written after its answer is out: it can come a moment later.
+    wait_until(lambda: len(client.call("GET", f"/v1/keys/{key['id']}/activity", token=token).json["items"]) >= 4,
+               timeout=5, message="four activity entries")
+    items = client.call("GET", f"/v1/keys/{key['id']}/activity", token=token).json["items"]
+    assert sorted((i["action"], i["status"], i["code"] or "") for i in items) == sorted([
+        ("list_agents", "ok", ""), ("POST /mcp", "error", "bad_request"), ("unknown method", "error", "not_found"),
+        ("tools/call", "error", "not_found")])
+    assert all(i["surface"] == "mcp" for i in items)
