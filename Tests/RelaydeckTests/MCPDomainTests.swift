@@ -2,8 +2,10 @@ import Clock
 @testable import Relaydeck
 import Testing
 
-/// `inbox.md#task-field`: `Tasks.markSeen` for the tasks an MCP tool result gives the agent.
-@Suite struct TaskSeenTests {
+/// The two services the MCP endpoint added: `Tasks.markSeen` for the tasks a tool result gives
+/// the agent (`inbox.md#task-field`), and `Keys.recordClient` for the key's `last_client`
+/// (`rest-api.md#key`).
+@Suite struct MCPDomainTests {
     let test: TestStore
     let account: Account
     let key: Key
@@ -31,5 +33,16 @@ import Testing
         #expect(try test.tasks.markSeen(use, seen)[0].seenAt == seen[0].seenAt)
         #expect(try test.tasks.get(person, taskID: task.id).seenAt == seen[0].seenAt)
         #expect(test.changes.count == before + 1)
+    }
+
+    @Test func theLastClientChangesOnlyWhenItDiffers() throws {
+        let before = test.changes.count
+        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
+        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
+        #expect(try test.keys.get(accountID: account.id, keyID: key.id).lastClient == Key.Client(name: "claude-code", version: "2.1"))
+        #expect(test.changes.count == before + 1)
+        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.2"))
+        #expect(test.changes.count == before + 2)
+        if case .keyUpdated(let updated) = test.changes.last?.event { #expect(updated.lastClient?.version == "2.2") }
     }
 }
