@@ -14,6 +14,11 @@ public struct APIConfiguration: Sendable {
     public var appCodeSecret: [UInt8]?
     /// `APP_ATTEST_APP_IDS` and the settings that go with it; nil turns App Attest off.
     public var appAttest: AppAttestSettings?
+    /// `PUBLIC_URL`, the server's own origin; nil takes it from the `Host` header (the MCP
+    /// endpoint's `Origin` check).
+    public var publicOrigin: String?
+    /// The version the MCP endpoint names in its `serverInfo`.
+    public var serverVersion = "0.0.0"
 
     public init() {}
 }

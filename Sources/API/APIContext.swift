@@ -15,6 +15,11 @@ final class APIContext {
     /// App Attest's verifier; nil while the check is off (or, fail closed, when its root
     /// certificate cannot be read: account creation then answers 500).
     let attestVerifier: AppAttestVerifier?
+    /// `overview.md#rate-limits`: 60 messages in one hour from one sender (the account or a
+    /// key), over `POST /v1/messages` and the MCP tool `send_message` alike.
+    var messageLimiter = RateLimiter(limit: 60, periodMicros: 3_600_000_000)
+    /// 30 `notify_user` calls in one hour for each key.
+    var notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000)
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 

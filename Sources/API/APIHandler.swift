@@ -114,6 +114,7 @@ public final class APIHandler: HTTPHandler {
         let path = Route.segments(of: request.head.pathBytes)
         guard let (route, parameters) = router.match(path) else { throw APIError.notFound }
         record.route = route.pattern
+        record.surface = route.surface
         guard let endpoint = route.endpoint(for: request.method) else {
             throw APIError.methodNotAllowed(allow: route.allowedMethods)
         }
@@ -130,12 +131,14 @@ public final class APIHandler: HTTPHandler {
 
     /// The gate, then the endpoint.
     func execute(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
+        var call = Call(request: prepared.request, path: prepared.parameters, body: prepared.body)
+        defer { record.apply(call.note) }
         do {
+            try prepared.endpoint.screen?(prepared.request)
             var principal: Principal?
             if prepared.endpoint.needsCredential {
                 principal = try gate.admit(prepared.request, to: prepared.endpoint, record: &record)
             }
-            var call = Call(request: prepared.request, path: prepared.parameters, body: prepared.body)
             return try prepared.endpoint.run(&call, principal)
         } catch {
             return .respond(failure(error, &record))

@@ -39,6 +39,8 @@ final class Daemon {
         apiConfiguration.appCodeSecret = config.appTOTPSecret
         apiConfiguration.challengesPerHour = config.rateLimitChallengesPerHour
         apiConfiguration.appAttest = try config.appAttestSettings()
+        apiConfiguration.publicOrigin = config.publicURL
+        apiConfiguration.serverVersion = Version.current
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections

@@ -71,3 +71,12 @@ def curl(server):
 def client(request, server):
     cls = PythonClient if request.param == "python" else CurlClient
     return cls(server.host, server.port)
+
+
+@pytest.fixture
+def agent(client):
+    """An account's token, one key of it (`Claude Code`) and its secret."""
+    from api import create_account, create_key
+    _, token = create_account(client)
+    key, secret = create_key(client, token, "Claude Code")
+    return token, key, secret

@@ -21,7 +21,7 @@ def test_a_working_venv_is_left_alone(machine):
     machine.healthy_venv()
     done = machine.ensure_deps(venv=True)
     assert done.returncode == 0, done
-    assert machine.calls("venv-python") == ["venv-python -c import pytest, cryptography, cbor2"]
+    assert machine.calls("venv-python") == ["venv-python -c import pytest, cryptography, cbor2, mcp, jsonschema"]
     assert not any(" -m venv " in call for call in machine.calls("python3"))
     assert done.stdout == ""
 

@@ -18,7 +18,7 @@ struct Gate {
     /// The principal of the request's credential for `endpoint`; the record gets the
     /// principal as soon as it is known, so a refusal after that is still someone's.
     mutating func admit(_ request: HTTPRequest, to endpoint: Endpoint, record: inout RequestRecord) throws -> Principal {
-        let presented = try Self.credential(in: request.head)
+        let presented = try Self.credential(in: request.head, keyInQuery: endpoint.keyInQuery)
         guard let principal = try context.services.authenticator.authenticate(presented) else { throw APIError.unauthorized }
         record.principal = principal
         switch principal {
@@ -52,8 +52,28 @@ struct Gate {
         }
     }
 
-    /// `Authorization: Bearer <secret>` or `X-API-Key: <secret>`; both only if they agree.
-    static func credential(in head: HTTPRequestHead) throws(APIError) -> Substring {
+    /// `Authorization: Bearer <secret>` or `X-API-Key: <secret>` (or, where the endpoint
+    /// allows it, `?key=<secret>`); several only if they agree.
+    static func credential(in head: HTTPRequestHead, keyInQuery: Bool = false) throws(APIError) -> Substring {
+        let fromHeaders = try headerCredential(in: head)
+        guard keyInQuery else {
+            guard let fromHeaders else { throw .unauthorized }
+            return fromHeaders
+        }
+        let keys = QueryString.parse(head.query ?? "").parameters.filter { $0.name == "key" }
+        guard keys.count <= 1 else { throw .unauthorized }
+        let fromQuery = keys.first.map { Substring($0.value) }
+        // The query carries an API key only, as `X-API-Key` does.
+        if let fromQuery, Secret.kind(of: fromQuery) != .apiKey { throw .unauthorized }
+        switch (fromHeaders, fromQuery) {
+        case (let presented?, nil), (nil, let presented?): return presented
+        case (let header?, let query?) where header == query: return header
+        default: throw .unauthorized
+        }
+    }
+
+    /// The credential of the headers, nil when none was sent.
+    private static func headerCredential(in head: HTTPRequestHead) throws(APIError) -> Substring? {
         let authorizations = head.headers("authorization")
         let apiKeys = head.headers("x-api-key")
         guard authorizations.count <= 1, apiKeys.count <= 1 else { throw .unauthorized }
@@ -70,6 +90,7 @@ struct Gate {
         case (let token?, nil): return token
         case (nil, let key?): return key
         case (let token?, let key?) where token == key: return token
+        case (nil, nil): return nil
         default: throw .unauthorized
         }
     }

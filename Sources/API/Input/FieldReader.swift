@@ -75,17 +75,19 @@ struct FieldReader {
     /// A list: a JSON array in a body, comma-separated text in a query (`status=todo,done`).
     /// Each element is read as `kind` at `name[i]`; with `distinct`, a repeated element is a
     /// problem too.
+    /// `commaText` also takes comma-separated text in a body (the MCP tool `list_tasks`:
+    /// "One string with commas between the values is also accepted", `mcp.md#task-tools`).
     mutating func list<Value: Equatable>(_ name: String, count: ClosedRange<Int>, distinct: Bool = false,
-                                         _ kind: FieldKind<Value>) -> [Value]? {
+                                         commaText: Bool = false, _ kind: FieldKind<Value>) -> [Value]? {
         guard let value = take(name) else { return nil }
         let elements: [JSON]
         switch value {
         case .array(let array) where !fromQuery:
             elements = array
-        case .string(let text) where fromQuery:
+        case .string(let text) where fromQuery || commaText:
             elements = text.split(separator: ",", omittingEmptySubsequences: false).map { .string(String($0)) }
         default:
-            problems.append(FieldProblem(path(name), fromQuery ? "Must be a list." : "Must be an array."))
+            problems.append(FieldProblem(path(name), fromQuery ? "Must be a list." : commaText ? "Must be an array or a comma-separated string." : "Must be an array."))
             return nil
         }
         guard count.contains(elements.count) else {

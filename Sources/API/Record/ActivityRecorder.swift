@@ -15,7 +15,7 @@ struct ActivityRecorder {
         do {
             try log.append(
                 keyID: keyID, at: record.receivedAtWallMillis, surface: record.surface, action: action,
-                ok: (200...299).contains(record.status), code: record.code, message: record.message.map(Self.bounded),
+                ok: (200...299).contains(record.status) && record.code == nil, code: record.code, message: record.message.map(Self.bounded),
                 durationMillis: Self.millis(record.duration), client: record.client, host: record.host)
         } catch StoreError.unavailable {
             // The store logs its own failure, once in 10 seconds; one line per request
@@ -46,7 +46,7 @@ struct ActivityRecorder {
     ///   result, and it got no answer either, so an entry would report a status that no
     ///   client ever saw.
     static func keyID(of record: RequestRecord) -> String? {
-        guard case .key(let use)? = record.principal, record.status != 0 else { return nil }
+        guard case .key(let use)? = record.principal, record.status != 0, record.hasEntry else { return nil }
         switch record.ending {
         case .answered: return use.keyID
         case .onlyWaited, .clientWentAway, .streamEnded: return nil

@@ -44,6 +44,9 @@ public struct RequestRecord: Sendable {
     /// The names of the fields of a `422`, sorted.
     public internal(set) var fields: [String] = []
     public internal(set) var ending = Ending.answered
+    /// False for a request that has no activity entry although a key sent it: an MCP
+    /// notification (`rest-api.md#what-has-an-entry`).
+    public internal(set) var hasEntry = true
     /// Whether the call was parked at some point.
     public internal(set) var parked = false
     /// From the first byte to the end of the answer (or of the stream), waits included.
@@ -59,6 +62,19 @@ public struct RequestRecord: Sendable {
     /// method name of an MCP request once its endpoint names it.
     public var action: String? {
         namedAction ?? route.map { "\(method.name) \($0)" }
+    }
+
+    /// What the endpoint noted: its action, its client, whether it has an entry, and a
+    /// failure reported inside a `200` (an MCP tool error carries the REST `code`).
+    mutating func apply(_ note: RecordNote) {
+        if let action = note.action { namedAction = action }
+        if let client = note.client { self.client = client }
+        if note.noEntry { hasEntry = false }
+        if let failure = note.failure {
+            code = failure.code
+            message = failure.message
+            fields = failure.fields.map(\.field)
+        }
     }
 
     mutating func note(_ error: APIError) {

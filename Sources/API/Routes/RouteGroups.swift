@@ -13,6 +13,7 @@ enum RouteGroups {
             DeviceRoutes(context),
             TaskRoutes(context),
             InboxRoutes(context),
+            MCPRoutes(context),
         ]
     }
 }

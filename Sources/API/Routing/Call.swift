@@ -8,6 +8,9 @@ struct Call {
     let path: PathParameters
     /// The parsed body; nil when the endpoint takes none or none was sent.
     let body: JSON?
+    /// What the endpoint tells the request's record beyond its status (an MCP method's
+    /// action and client); `APIHandler.execute` copies it over.
+    var note = RecordNote()
 
     /// The fields of the body, read and checked (an absent body reads as `{}`).
     func bodyReader() -> FieldReader {

@@ -24,6 +24,12 @@ struct Endpoint {
     /// read that marks items read) says so.
     let writes: Bool
     let access: Access
+    /// Also takes an API key from `?key=` (`overview.md#authentication`: the MCP endpoint
+    /// only, for a client that cannot send headers).
+    var keyInQuery = false
+    /// A check before the credential is read (the MCP endpoint's `Origin`): what it throws
+    /// is the answer.
+    var screen: ((HTTPRequest) throws(APIError) -> Void)?
 
     init(_ method: HTTPMethod, body: Bool = false, writes: Bool? = nil, _ access: Access) {
         self.method = method

@@ -1,4 +1,5 @@
 import HTTP
+import Relaydeck
 
 /// A path pattern such as `/v1/keys/{key_id}`, and the endpoints that answer on it.
 struct Route {
@@ -11,10 +12,13 @@ struct Route {
     let pattern: String
     let segments: [Segment]
     let endpoints: [Endpoint]
+    /// The activity log's `surface` of every request that matches (`/mcp` is `mcp`).
+    let surface: ActivityEntry.Surface
 
-    init(_ pattern: String, _ endpoints: [Endpoint]) {
+    init(_ pattern: String, surface: ActivityEntry.Surface = .rest, _ endpoints: [Endpoint]) {
         self.pattern = pattern
         self.endpoints = endpoints
+        self.surface = surface
         segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }

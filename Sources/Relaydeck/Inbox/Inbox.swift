@@ -65,10 +65,8 @@ public final class Inbox {
             // Only the key's own tasks: a message may name a task of another key.
             var seen: Set<String> = []
             for taskID in items.compactMap(\.taskID) where seen.insert(taskID).inserted {
-                guard var task = try? Tasks.fetch(db, .key(use), taskID: taskID), task.seenAt == nil else { continue }
-                try db.statement(TaskSQL.markSeen).run(.integer(now), .text(taskID))
-                task.seenAt = now
-                changes.append(Change(accountID: use.accountID, event: .taskUpdated(task), actor: .key(use.keyID)))
+                guard let task = try? Tasks.fetch(db, .key(use), taskID: taskID) else { continue }
+                if let change = try Tasks.markSeen(db, task, by: use, now: now).1 { changes.append(change) }
             }
             let unread = try Self.unreadCount(db, keyID: use.keyID)
             if markRead && !items.isEmpty {

@@ -8,10 +8,10 @@ public final class Keys {
     /// `last_used_at` changes one time in one minute at most (`rest-api.md#key`).
     public static let lastUsedResolutionMillis: Int64 = 60_000
 
-    private let store: Store
+    let store: Store
     private let clock: any Clock
     private let random: any RandomSource
-    private let hub: EventHub
+    let hub: EventHub
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
         self.store = store
@@ -133,5 +133,6 @@ public final class Keys {
         static let markDeleted = "UPDATE keys SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
         static let touch = "UPDATE keys SET last_used_at = ? WHERE id = ?"
         static let setHost = "UPDATE keys SET last_host = ? WHERE id = ?"
+        static let setClient = "UPDATE keys SET last_client_name = ?, last_client_version = ? WHERE id = ?"
     }
 }

@@ -96,6 +96,10 @@ extension TextRule {
     /// A typed answer: only the white space at its two ends goes.
     public static let typedAnswer = TextRule(characters: 1...1_000, oneLine: false, trimmed: true)
     /// Task `title`: one line (`overview.md#limits`).
+    /// `notify_user` (`overview.md#limits`): a title of 1 to 100 characters, one line, and a
+    /// body of 1 to 1,000.
+    public static let notificationTitle = TextRule(characters: 1...100)
+    public static let notificationBody = TextRule(characters: 1...1_000, oneLine: false, trimmed: true)
     public static let taskTitle = TextRule(characters: 1...200)
     /// Task `description`: Markdown, so its lines and spaces stay as sent.
     public static let taskDescription = TextRule(characters: 0...20_000, oneLine: false)

@@ -15,19 +15,11 @@ import Testing
         return api.loopback.response(client)
     }
 
-    private func keyID(_ api: APIServer, secret: String) throws -> String {
-        let client = api.loopback.connect()
-        api.get(client, "/v1/agents", token: secret)
-        let text = api.loopback.response(client)?.bodyText ?? ""
-        let start = try #require(text.firstRange(of: #""key_id":""#))
-        return String(text[start.upperBound...].prefix(30))
-    }
-
     @Test func aWaitingReadWakesAsSoonAsAMessageIsPosted() throws {
         let api = try APIServer()
         let token = try api.accountToken()
         let secret = try api.keySecret(token: token)
-        let keyID = try keyID(api, secret: secret)
+        let keyID = try api.keyID(secret: secret)
         let waiter = api.loopback.connect()
         api.get(waiter, "/v1/inbox?wait=50", token: secret)
         api.loopback.pump(rounds: 5)
@@ -47,7 +39,7 @@ import Testing
         let api = try APIServer()
         let token = try api.accountToken()
         let secret = try api.keySecret(token: token)
-        let keyID = try keyID(api, secret: secret)
+        let keyID = try api.keyID(secret: secret)
         let waiters = (0..<3).map { _ in api.loopback.connect() }
         for waiter in waiters { api.get(waiter, "/v1/inbox?wait=30", token: secret) }
         api.loopback.pump(rounds: 10)

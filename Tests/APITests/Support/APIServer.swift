@@ -53,6 +53,15 @@ final class APIServer {
         return String(text[start.upperBound...].prefix(47))
     }
 
+    /// The ID of the key whose secret this is, from `GET /v1/agents`.
+    func keyID(secret: String) throws -> String {
+        let client = loopback.connect()
+        get(client, "/v1/agents", token: secret)
+        let text = loopback.response(client)?.bodyText ?? ""
+        guard let start = text.firstRange(of: #""key_id":""#) else { throw HarnessError.notAnImmediateAnswer }
+        return String(text[start.upperBound...].prefix(30))
+    }
+
     func get(_ client: TestClient, _ target: String, token: String) {
         client.send("GET \(target) HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(token)\r\n\r\n")
     }

@@ -6,14 +6,9 @@ import Relaydeck
 final class InboxRoutes: RouteGroup {
     let context: APIContext
     var inbox: Inbox { context.services.inbox }
-    /// `overview.md#rate-limits`: 60 messages in one hour from one sender (the account or a key).
-    var messageLimiter: RateLimiter
-
-    static let messagesPerHour = 60
 
     init(_ context: APIContext) {
         self.context = context
-        messageLimiter = RateLimiter(limit: Self.messagesPerHour, periodMicros: 3_600_000_000)
     }
 
     var routes: [Route] {

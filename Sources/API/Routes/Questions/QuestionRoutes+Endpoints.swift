@@ -17,6 +17,15 @@ extension QuestionRoutes {
     /// `POST /v1/questions` (`rest-api.md#ask-a-question`).
     func ask(_ call: inout Call, _ key: KeyUse) throws -> Outcome {
         var body = call.bodyReader()
+        let draft = Self.draft(&body)
+        try body.check()
+        guard let draft else { throw APIError.defect("a checked body lost its prompt") }
+        return Self.answer(try questions.ask(accountID: key.accountID, keyID: key.keyID, draft), status: 201)
+    }
+
+    /// The fields of a question (also the MCP tool `ask_user`'s, `mcp.md#ask-the-person`); nil
+    /// when `prompt` is missing or invalid (a problem is noted).
+    static func draft(_ body: inout FieldReader) -> Questions.Draft? {
         body.require("prompt")
         let prompt = body.read("prompt", .text(.questionPrompt))
         let kindSent = body.has("kind")
@@ -35,24 +44,30 @@ extension QuestionRoutes {
         }
         let taskID = body.read("task_id", .string)
         let expiresIn = body.read("expires_in", .int(Questions.expiresIn)) ?? Questions.defaultExpiresIn
-        try body.check()
-        guard let prompt else { throw APIError.defect("a checked body lost its prompt") }
-        let draft = Questions.Draft(prompt: prompt, kind: kind ?? .confirm, options: options ?? [], taskID: taskID,
-                                    expiresIn: expiresIn)
-        return Self.answer(try questions.ask(accountID: key.accountID, keyID: key.keyID, draft), status: 201)
+        guard let prompt else { return nil }
+        return Questions.Draft(prompt: prompt, kind: kind ?? .confirm, options: options ?? [], taskID: taskID,
+                               expiresIn: expiresIn)
     }
 
-    /// `GET /v1/questions/{question_id}?wait=30` (`rest-api.md#wait-for-the-answer`): held
-    /// until the question leaves `pending`, its `expires_at`, or the end of the wait.
+    /// `GET /v1/questions/{question_id}?wait=30` (`rest-api.md#wait-for-the-answer`).
     func get(_ call: inout Call, _ principal: Principal) throws -> Outcome {
         var query = call.queryReader()
         let wait = query.read("wait", .int(Self.waitRange)) ?? 0
         try query.check()
-        let id = try call.path("question_id")
         let scope = Self.scope(principal)
-        let question = try questions.get(scope, id: id)
-        guard question.status == .pending, wait > 0 else { return Self.answer(question) }
-        let untilExpiry = question.expiresAt - context.services.clock.wallMillis
+        let question = try questions.get(scope, id: try call.path("question_id"))
+        return Self.awaitAnswer(question, scope: scope, wait: wait, services: context.services) { Self.response($0) }
+    }
+
+    /// Holds a question until it leaves `pending`, its `expires_at`, or the end of `wait`
+    /// seconds, and answers with `render`; at once when it is not pending or `wait` is 0.
+    /// The MCP tools `ask_user` and `get_answer` wait the same way.
+    static func awaitAnswer(_ question: Question, scope: Questions.Scope, wait: Int, services: Services,
+                            render: @escaping (Question) -> HTTPResponse) -> Outcome {
+        guard question.status == .pending, wait > 0 else { return .respond(render(question)) }
+        let id = question.id
+        let questions = services.questions
+        let untilExpiry = question.expiresAt - services.clock.wallMillis
         let waitMillis = Int64(wait) * 1000
         // A question that expires before the wait ends answers at its `expires_at`, with
         // `expired`: a result, not a call that only waited.
@@ -60,11 +75,11 @@ extension QuestionRoutes {
         return .park(Wait(
             timeout: .milliseconds(Int(expiresFirst ? max(untilExpiry, 0) + 1 : waitMillis)),
             topics: [.question(id)],
-            poll: { [self] in
+            poll: {
                 let now = try questions.get(scope, id: id)
-                return now.status == .pending ? nil : Self.response(now)
+                return now.status == .pending ? nil : render(now)
             },
-            expire: { [self] in Self.response(try questions.get(scope, id: id)) },
+            expire: { render(try questions.get(scope, id: id)) },
             expiryOnlyWaited: !expiresFirst))
     }
 

@@ -1,0 +1,74 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `check_inbox`, `send_message` and `list_agents` (`inbox.md#mcp-tools`), on the services of
+/// `InboxRoutes`.
+extension MCPTools {
+    /// `wait_seconds` 0 to 50 (default 0), `limit` 1 to 50 (default 20), `mark_read` (default
+    /// true). The inbox line has the number after the call.
+    func checkInbox(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let wait = reader.read("wait_seconds", .int(0...50)) ?? 0
+        let limit = reader.read("limit", .int(1...50)) ?? 20
+        let markRead = reader.read("mark_read", .bool) ?? true
+        try reader.check()
+        if wait > 0 && invocation.unread == 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
+        let render = { (items: [InboxItem], unread: Int) -> HTTPResponse in
+            do {
+                return invocation.reply(try Self.inboxJSON(items, unread: unread), summary: Self.summary(items), unread: unread)
+            } catch {
+                return invocation.replyFailure(APIError.from(error))
+            }
+        }
+        let outcome = try InboxRoutes.awaitItems(invocation.use, inbox: services.inbox, wait: wait, limit: limit,
+                                                 markRead: markRead, render: render)
+        switch outcome {
+        case .park(let wait): return .wait(wait)
+        case .respond(let response): return .response(response)
+        case .stream: throw APIError.defect("the inbox opened a stream")
+        }
+    }
+
+    /// `to` is a key ID or the exact label of a different key of the account; 60 messages an
+    /// hour from one sender, counted with `POST /v1/messages`.
+    func sendMessage(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        reader.require("to")
+        reader.require("text")
+        let recipient = reader.read("to", .string)
+        let text = reader.read("text", .text(.messageText))
+        let taskID = reader.read("task_id", .string)
+        try reader.check()
+        guard let recipient, let text else { throw APIError.defect("checked arguments lost their to or text") }
+        let use = invocation.use
+        if case .limited(let seconds) = context.messageLimiter.take(use.keyID, now: context.nowMicros) {
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+        let item = try services.inbox.send(.key(use), to: .to(recipient), text: text, taskID: taskID)
+        return .result(try Self.json(item.write), summary: "Sent message \(item.id).")
+    }
+
+    func listAgents(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        try reader.check()
+        let keys = try services.keys.list(accountID: invocation.use.accountID)
+        let structured = try Self.json { InboxRoutes.writeAgents(keys, selfID: invocation.use.keyID, to: &$0) }
+        var summary = "\(keys.count) agent\(keys.count == 1 ? "" : "s"):"
+        for key in keys {
+            summary += "\n- \(key.id): \(key.label)\(key.id == invocation.use.keyID ? " (this agent)" : "")"
+        }
+        return .result(structured, summary: summary)
+    }
+
+    static func inboxJSON(_ items: [InboxItem], unread: Int) throws -> JSON {
+        .object(JSONObject([("items", .array(try items.map { try json($0.write) })), ("unread", .number(JSONNumber(unread)))]))
+    }
+
+    /// One line per item: what it is and its text.
+    static func summary(_ items: [InboxItem]) -> String {
+        guard !items.isEmpty else { return "The inbox has no unread items." }
+        var summary = "\(items.count) item\(items.count == 1 ? "" : "s"):"
+        for item in items {
+            summary += "\n- \(item.kind.rawValue)\(item.taskID.map { " (task \($0))" } ?? ""): \(item.text)"
+        }
+        return summary
+    }
+}

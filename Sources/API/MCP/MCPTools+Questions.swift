@@ -1,0 +1,81 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `ask_user`, `get_answer` (`mcp.md#ask-the-person`) and `notify_user`
+/// (`mcp.md#notify-the-person`). The two question tools wait as parked calls, like
+/// `GET /v1/questions/{question_id}?wait=`, never on a thread.
+extension MCPTools {
+    /// The fields of `POST /v1/questions`, and `wait_seconds` (default 30). Above the key's
+    /// 32 waiting calls the question is still asked and returned `pending`.
+    func askUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let draft = QuestionRoutes.draft(&reader)
+        let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
+        try reader.check()
+        guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
+        let use = invocation.use
+        let question = try services.questions.ask(accountID: use.accountID, keyID: use.keyID, draft)
+        let answer = try awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
+        guard case .wait(var held) = answer else { return answer }
+        // The call asked a question: a result even when the wait ends with it still pending
+        // (`rest-api.md#what-has-an-entry` leaves out only calls that only waited).
+        held.expiryOnlyWaited = false
+        return .wait(held)
+    }
+
+    /// A question of this key, held up to `wait_seconds` (default 30) while it is pending;
+    /// above the key's 32 waiting calls a wait is a tool error.
+    func getAnswer(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
+        let id = try Self.requiredID("question_id", &reader)
+        let question = try services.questions.get(.key(invocation.use.keyID), id: id)
+        if question.status == .pending && wait > 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
+        return try awaitAnswer(invocation, question, wait: wait)
+    }
+
+    private func awaitAnswer(_ invocation: Invocation, _ question: Question, wait: Int) throws -> Answer {
+        let outcome = QuestionRoutes.awaitAnswer(question, scope: .key(invocation.use.keyID), wait: wait,
+                                                 services: services) { question in
+            do {
+                return invocation.reply(try Self.json(question.write), summary: Self.summary(question))
+            } catch {
+                return invocation.replyFailure(APIError.from(error))
+            }
+        }
+        switch outcome {
+        case .park(let wait): return .wait(wait)
+        case .respond(let response): return .response(response)
+        case .stream: throw APIError.defect("a question opened a stream")
+        }
+    }
+
+    /// What the agent does next, by `status` (`mcp.md#ask-the-person`).
+    static func summary(_ question: Question) -> String {
+        switch question.status {
+        case .answered: "Question \(question.id) is answered: \"\(question.answer ?? "")\". Use this answer."
+        case .pending: "Question \(question.id) is still pending. Call get_answer again, or continue with other work. Do not guess the answer."
+        case .expired: "Question \(question.id) expired: the person did not answer in time. Do not guess the answer."
+        case .cancelled: "Question \(question.id) was cancelled, or its task was deleted."
+        }
+    }
+
+    /// `mcp.md#notify-the-person`: 30 calls an hour for each key. Push is not part of this
+    /// version of the server, so no device gets anything: `{"sent": false, "devices": 0}`.
+    func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        reader.require("title")
+        reader.require("body")
+        _ = reader.read("title", .text(.notificationTitle))
+        _ = reader.read("body", .text(.notificationBody))
+        let taskID = reader.read("task_id", .string)
+        try reader.check()
+        if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
+        if case .limited(let seconds) = context.notifyLimiter.take(invocation.use.keyID, now: context.nowMicros) {
+            throw APIError(429, "rate_limited", "A key can call notify_user 30 times in one hour. Try again in \(seconds) seconds.")
+        }
+        let structured = JSON.object(JSONObject([("sent", .bool(false)), ("devices", .number(JSONNumber(0)))]))
+        return .result(structured, summary: "Not sent: push is off on this server, or no device of the person has a push token.")
+    }
+
+    /// `wait_seconds` of `ask_user` and `get_answer` unless the call says otherwise.
+    static let defaultWait = 30
+}

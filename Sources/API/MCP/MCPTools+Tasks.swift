@@ -1,0 +1,110 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// The task tools (`mcp.md#task-tools`): the services of `TaskRoutes`, the same rules. A Task
+/// in a result has its times in ISO 8601 too, and a task given to the agent is seen
+/// (`inbox.md#task-field`).
+extension MCPTools {
+    func createTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let new = TaskRoutes.newTask(&reader, progress: false)
+        try reader.check()
+        guard let new else { throw APIError.defect("checked arguments lost their title") }
+        let host = invocation.exchange.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
+        let task = try services.tasks.create(.key(invocation.use), keyID: nil, new, host: host)
+        return .result(try Self.taskJSON(task), summary: "Created task \(task.id): \(Self.line(task)).")
+    }
+
+    /// `status` and `priority` are arrays, or one string with commas; `limit` 1 to 500,
+    /// default 50.
+    func listTasks(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let statuses = reader.list("status", count: 1...4, commaText: true, .choice) as [WorkTask.Status]?
+        let priorities = reader.list("priority", count: 1...4, commaText: true, .choice) as [WorkTask.Priority]?
+        let limit = reader.read("limit", .int(1...TaskFilter.maxLimit)) ?? Self.listLimit
+        var cursor: TaskCursor?
+        if let text = reader.read("cursor", .string) {
+            cursor = TaskCursor(text: text)
+            if cursor == nil { reader.add("cursor", "Must be a next_cursor of list_tasks.") }
+        }
+        try reader.check()
+        let principal = Principal.key(invocation.use)
+        let filter = TaskFilter(statuses: statuses, priorities: priorities, limit: limit)
+        let (found, next) = try services.tasks.list(principal, filter, after: cursor)
+        let tasks = try services.tasks.markSeen(invocation.use, found)
+        let structured = JSON.object(JSONObject([
+            ("tasks", .array(try tasks.map(Self.taskJSON))), ("next_cursor", next.map { .string($0.text) } ?? .null),
+        ]))
+        var summary = tasks.isEmpty ? "No tasks." : "\(tasks.count) task\(tasks.count == 1 ? "" : "s"):"
+        for task in tasks { summary += "\n- \(task.id): \(Self.line(task))" }
+        if let next { summary += "\nMore tasks follow: call list_tasks again with cursor \"\(next.text)\"." }
+        return .result(structured, summary: summary)
+    }
+
+    func getTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let id = try Self.requiredID("task_id", &reader)
+        let task = try seen(invocation, try services.tasks.get(.key(invocation.use), taskID: id))
+        return .result(try Self.taskJSON(task), summary: "Task \(task.id): \(Self.line(task)).")
+    }
+
+    /// `mcp.md#task-tools`: an argument that is `null` or not sent does not change the field;
+    /// for `progress` and `status_note` a `null` clears it. So the other `null`s are dropped
+    /// before the REST route's reader sees them.
+    func updateTask(_ invocation: Invocation, _ arguments: JSON) throws -> Answer {
+        var kept = arguments
+        if case .object(var object) = arguments {
+            object.members.removeAll { $0.value.isNull && !Self.clearable.contains($0.key) }
+            kept = .object(object)
+        }
+        var reader = FieldReader(body: kept)
+        let id = reader.read("task_id", .string)
+        if id == nil { reader.require("task_id") }
+        let patch = TaskRoutes.patch(&reader)
+        try reader.check()
+        guard let id else { throw APIError.defect("checked arguments lost their task_id") }
+        let task = try seen(invocation, try services.tasks.update(.key(invocation.use), taskID: id, patch))
+        return .result(try Self.taskJSON(task), summary: "Updated task \(task.id): \(Self.line(task)).")
+    }
+
+    func deleteTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+        let id = try Self.requiredID("task_id", &reader)
+        try services.tasks.delete(.key(invocation.use), taskID: id)
+        let structured = JSON.object(JSONObject([("deleted", .bool(true)), ("task_id", .string(id))]))
+        return .result(structured, summary: "Deleted task \(id).")
+    }
+
+    /// The fields of `update_task` whose `null` clears them.
+    static let clearable: Set = ["progress", "status_note"]
+    /// `mcp.md#tools`: `list_tasks` gives 50 tasks unless `limit` says otherwise.
+    static let listLimit = 50
+
+    private func seen(_ invocation: Invocation, _ task: WorkTask) throws -> WorkTask {
+        try services.tasks.markSeen(invocation.use, [task])[0]
+    }
+
+    /// A string argument that must be there, after every other argument was read.
+    static func requiredID(_ name: String, _ reader: inout FieldReader) throws -> String {
+        reader.require(name)
+        let id = reader.read(name, .string)
+        try reader.check()
+        guard let id else { throw APIError.defect("checked arguments lost their \(name)") }
+        return id
+    }
+
+    /// The Task object with `created_at_iso`, `updated_at_iso` and `completed_at_iso`.
+    static func taskJSON(_ task: WorkTask) throws -> JSON {
+        guard case .object(var object) = try json(task.write) else { throw APIError.defect("a task is not an object") }
+        object["created_at_iso"] = .string(ISO8601.text(millis: task.createdAt))
+        object["updated_at_iso"] = .string(ISO8601.text(millis: task.updatedAt))
+        object["completed_at_iso"] = task.completedAt.map { .string(ISO8601.text(millis: $0)) } ?? .null
+        return .object(object)
+    }
+
+    /// `"Fix the login loop" (in_progress, high, 40%)`
+    static func line(_ task: WorkTask) -> String {
+        var line = "\"\(task.title)\" (\(task.status.rawValue), \(task.priority.rawValue)"
+        if let progress = task.progress { line += ", \(progress)%" }
+        line += ")"
+        if let note = task.statusNote { line += ": \(note)" }
+        return line
+    }
+}

@@ -1,0 +1,110 @@
+import HTTP
+import JSON
+import Relaydeck
+
+/// `tools/call` (`2026-07-28/server/tools#calling-tools`): finds the tool, reads its
+/// `arguments` with the REST surface's `FieldReader` and text rules, runs the same domain
+/// service as the REST route, and answers a `CallToolResult`. A domain error becomes a tool
+/// error with the REST `code` (`mcp.md#tools`), once, here.
+final class MCPTools {
+    let context: APIContext
+    var services: Services { context.services }
+
+    /// What a tool gives back: a result now, or a wait (`ask_user`, `get_answer`,
+    /// `check_inbox`) that answers later with the same kind of result.
+    enum Answer {
+        case result(JSON, summary: String)
+        /// An answer already written (a wait that did not need to wait).
+        case response(HTTPResponse)
+        case wait(Wait)
+    }
+
+    /// One call: the tool, its arguments, and the inbox count at its start
+    /// (`inbox.md#mcp-tools`: "The number is the one at the start of the call").
+    struct Invocation {
+        let tool: MCPTool
+        let exchange: MCPExchange
+        let unread: Int
+        var use: KeyUse { exchange.use }
+
+        /// The JSON-RPC answer of a result that came later (a wait), with `unread` as the
+        /// inbox line's number.
+        func reply(_ structured: JSON, summary: String, unread: Int? = nil) -> HTTPResponse {
+            exchange.reply(MCPToolResult.success(structured, summary: summary, unread: unread ?? self.unread))
+        }
+
+        func replyFailure(_ error: APIError) -> HTTPResponse {
+            exchange.reply(MCPToolResult.failure(error, tool: tool, unread: unread))
+        }
+    }
+
+    init(_ context: APIContext) {
+        self.context = context
+    }
+
+    func call(_ exchange: MCPExchange, _ note: inout RecordNote) throws -> Outcome {
+        guard case .string(let name)? = exchange.params["name"] else {
+            throw MCPError.invalidParams("\"name\" must be the name of a tool.")
+        }
+        guard let tool = MCPToolCatalog.tool(named: name) else {
+            // `2026-07-28/server/tools#error-handling`: an unknown tool is a protocol error.
+            throw MCPError.invalidParams("Unknown tool: \(name). Call tools/list for the tools.", restCode: "not_found")
+        }
+        note.action = name
+        let arguments = exchange.params["arguments"] ?? .object(JSONObject())
+        guard case .object = arguments else { throw MCPError.invalidParams("\"arguments\" must be an object.") }
+        let invocation = Invocation(tool: tool, exchange: exchange, unread: (try? services.inbox.unread(keyID: exchange.use.keyID)) ?? 0)
+        do {
+            switch try run(invocation, arguments) {
+            case .result(let structured, let summary):
+                return .respond(invocation.reply(structured, summary: summary))
+            case .response(let response):
+                return .respond(response)
+            case .wait(let wait):
+                return .park(wait)
+            }
+        } catch {
+            let failure = APIError.from(error)
+            note.failure = failure
+            return .respond(invocation.replyFailure(failure))
+        }
+    }
+
+    private func run(_ invocation: Invocation, _ arguments: JSON) throws -> Answer {
+        var reader = FieldReader(body: arguments, prefix: "")
+        switch invocation.tool.name {
+        case "create_task": return try createTask(invocation, &reader)
+        case "list_tasks": return try listTasks(invocation, &reader)
+        case "get_task": return try getTask(invocation, &reader)
+        case "update_task": return try updateTask(invocation, arguments)
+        case "delete_task": return try deleteTask(invocation, &reader)
+        case "notify_user": return try notifyUser(invocation, &reader)
+        case "ask_user": return try askUser(invocation, &reader)
+        case "get_answer": return try getAnswer(invocation, &reader)
+        case "check_inbox": return try checkInbox(invocation, &reader)
+        case "send_message": return try sendMessage(invocation, &reader)
+        case "list_agents": return try listAgents(invocation, &reader)
+        default: throw APIError.defect("the tool \(invocation.tool.name) has no implementation")
+        }
+    }
+
+    /// Whether the key may hold one more waiting call (`mcp.md#ask-the-person`: 32 per key
+    /// on one process, with the REST requests that wait).
+    func mayWait(_ use: KeyUse) -> Bool {
+        context.wakeups.count(of: use.keyID) < APIHandler.waitingCallsPerKey
+    }
+
+    static let tooManyWaiting = {
+        var error = APIError(429, "rate_limited",
+                             "A key can have 32 calls that wait at the same time. Call again with wait_seconds 0, or in 1 second.")
+        error.headers = [("Retry-After", "1")]
+        return error
+    }()
+
+    /// A value written by a domain type's `write(to:)`, as JSON (the tools add to it).
+    static func json(_ write: (inout JSONWriter) -> Void) throws -> JSON {
+        var writer = JSONWriter(capacity: 512)
+        write(&writer)
+        return try JSONParser.parse(writer.bytes)
+    }
+}

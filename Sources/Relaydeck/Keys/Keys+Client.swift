@@ -1,0 +1,19 @@
+import SQLite
+
+extension Keys {
+    /// `rest-api.md#key`: `last_client` is the MCP `clientInfo` of the most recent MCP request
+    /// of the key. Writes, and sends `key.updated` (`events.md`), only when it changed.
+    public func recordClient(_ use: KeyUse, _ client: Key.Client) throws {
+        let changed: Key? = try store.write { db in
+            let key = try Self.fetch(db, accountID: use.accountID, keyID: use.keyID)
+            guard key.lastClient != client else { return nil }
+            try db.statement(SQL.setClient).run(.text(client.name), .text(client.version), .text(use.keyID))
+            var updated = key
+            updated.lastClient = client
+            return updated
+        }
+        if let changed {
+            hub.publish(Change(accountID: use.accountID, event: .keyUpdated(changed), actor: .key(use.keyID)))
+        }
+    }
+}

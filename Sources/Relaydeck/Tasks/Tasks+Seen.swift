@@ -1,0 +1,34 @@
+import Clock
+import SQLite
+
+extension Tasks {
+    /// `inbox.md#task-field`: a task that an MCP tool result gives to the agent
+    /// (`list_tasks`, `get_task`, `update_task`) is seen now, the first time only; `updated_at`
+    /// does not change, and `task.updated` tells the app. Returns the tasks as given, with
+    /// `seen_at` where it was set.
+    public func markSeen(_ use: KeyUse, _ tasks: [WorkTask]) throws -> [WorkTask] {
+        guard tasks.contains(where: { $0.seenAt == nil }) else { return tasks }
+        let now = clock.wallMillis
+        var changes: [Change] = []
+        let marked = try store.write { db in
+            try tasks.map { task in
+                guard task.seenAt == nil, task.keyID == use.keyID else { return task }
+                let (seen, change) = try Self.markSeen(db, task, by: use, now: now)
+                if let change { changes.append(change) }
+                return seen
+            }
+        }
+        hub.publish(changes)
+        return marked
+    }
+
+    /// Sets `seen_at` of `task` if it is still null, in `db`; the change to publish, if any.
+    /// `Inbox.read` uses it for the tasks its items name.
+    static func markSeen(_ db: Database, _ task: WorkTask, by use: KeyUse, now: Int64) throws -> (WorkTask, Change?) {
+        guard task.seenAt == nil else { return (task, nil) }
+        try db.statement(TaskSQL.markSeen).run(.integer(now), .text(task.id))
+        var seen = task
+        seen.seenAt = now
+        return (seen, Change(accountID: use.accountID, event: .taskUpdated(seen), actor: .key(use.keyID)))
+    }
+}
