@@ -10,8 +10,10 @@ def test_a_missing_venv_is_made_with_pytest(machine):
     assert done.returncode == 0, done
     assert machine.calls("python3").count(f"python3 -m venv {machine.venv}") == 1
     assert any(call.startswith("venv-python -m pip install") and "pytest" in call for call in machine.calls("venv-python"))
-    # The tools the App Attest end-to-end tests build attestations with come in the same install.
-    assert any(call.startswith("venv-python -m pip install") and call.endswith(" cryptography cbor2")
+    # The tools of the end-to-end tests come in the same install: cryptography and cbor2 to
+    # forge attestations, the MCP SDK and jsonschema for /mcp.
+    assert any(call.startswith("venv-python -m pip install")
+               and call.endswith(" cryptography cbor2 mcp>=2,<3 jsonschema>=4,<5")
                for call in machine.calls("venv-python"))
     assert (machine.venv / "pytest-installed").exists()
     assert f"building {machine.venv} with pytest" in done.stdout
