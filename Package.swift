@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Clock", swiftSettings: strict),
         .target(name: "Logging", dependencies: ["Clock"], swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["Clock", "CLinux", "Logging"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["EventLoop", "Logging", "CLinux"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
@@ -42,7 +42,7 @@ let package = Package(
         // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
         .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto"], swiftSettings: strict),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],

@@ -1,3 +1,5 @@
+import Clock
+
 /// The IMF-fixdate of one second ("Sun, 06 Nov 1994 08:49:37 GMT", RFC 9110 5.6.7),
 /// formatted once and reused: the connection holds one and calls `update(unixSeconds:)`
 /// before writing, which reformats only when the second has changed.
@@ -33,10 +35,10 @@ public struct HTTPDate: Sendable {
     private static let monthNames: StaticString = "JanFebMarAprMayJunJulAugSepOctNovDec"
 
     private static func format(_ seconds: Int64) -> [UInt8] {
-        let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (days, secondOfDay) = CivilDate.floorDivide(seconds, 86_400)
+        let (year, month, day) = CivilDate.from(days: days)
         // 1970-01-01 was a Thursday (index 4, Sunday being 0).
-        let weekday = Int(floorDivide(days + 4, 7).remainder)
+        let weekday = Int(CivilDate.floorDivide(days + 4, 7).remainder)
 
         var out = [UInt8](repeating: 0x20, count: 29)
         copy(dayNames, from: weekday * 3, count: 3, into: &out, at: 0)
@@ -55,28 +57,6 @@ public struct HTTPDate: Sendable {
         out[27] = 0x4D
         out[28] = 0x54
         return out
-    }
-
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
-        var q = a / b
-        var r = a % b
-        if r < 0 { q -= 1; r += b }
-        return (q, r)
-    }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
-    /// `civil_from_days`, exact for every day in range, no tables).
-    private static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097).quotient
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
     }
 
     private static func twoDigits(_ value: Int, into out: inout [UInt8], at index: Int) {
