@@ -51,8 +51,9 @@ public enum Hex {
         return valid ? result : nil
     }
 
+    /// The value of one hexadecimal digit (either case), nil for any other byte.
     @inline(__always)
-    private static func value(_ c: UInt8) -> UInt8? {
+    public static func value(_ c: UInt8) -> UInt8? {
         switch c {
         case 0x30...0x39: c &- 0x30
         case 0x61...0x66: c &- 0x61 &+ 10

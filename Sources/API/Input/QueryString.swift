@@ -1,3 +1,4 @@
+import Crypto
 import Relaydeck
 
 /// The parameters of a query string (`limit=50&status=todo,done`), percent-decoded, `+` as a
@@ -39,7 +40,7 @@ enum QueryString {
             if byte == UInt8(ascii: "%") {
                 let high = raw.index(after: index)
                 guard high < raw.endIndex, raw.index(after: high) < raw.endIndex,
-                      let h = hexValue(raw[high]), let l = hexValue(raw[raw.index(after: high)]) else { return nil }
+                      let h = Hex.value(raw[high]), let l = Hex.value(raw[raw.index(after: high)]) else { return nil }
                 bytes.append(h << 4 | l)
                 index = raw.index(high, offsetBy: 2)
                 continue
@@ -48,14 +49,5 @@ enum QueryString {
             index = raw.index(after: index)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }

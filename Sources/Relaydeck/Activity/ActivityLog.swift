@@ -53,17 +53,11 @@ public final class ActivityLog {
         let since = clock.wallMillis - Self.keptMillis
         return try store.read { db in
             _ = try Keys.fetch(db, accountID: accountID, keyID: keyID)
-            let statement = try db.statement(cursor == nil ? SQL.firstPage : SQL.nextPage)
             var values: [SQLiteValue] = [.text(keyID), .integer(since)]
             if let cursor { values += [.integer(cursor.at), .integer(cursor.at), .text(cursor.id)] }
             // One more than asked for tells whether another page follows.
             values.append(.integer(Int64(limit + 1)))
-            try statement.bind(values)
-            defer { statement.reset() }
-            var entries: [ActivityEntry] = []
-            while let row = try statement.nextRow() {
-                entries.append(try ActivityEntry(row: row))
-            }
+            var entries = try db.rows(cursor == nil ? SQL.firstPage : SQL.nextPage, values) { try ActivityEntry(row: $0) }
             guard entries.count > limit else { return (entries, nil) }
             entries.removeLast(entries.count - limit)
             let last = entries[entries.count - 1]

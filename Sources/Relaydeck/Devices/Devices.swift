@@ -78,15 +78,7 @@ public final class Devices {
 
     /// The devices of the account, oldest registration first (for the pushes, and tests).
     public func list(accountID: String) throws -> [Device] {
-        try store.read { db in
-            let statement = try db.statement(SQL.list)
-            try statement.bind(accountID, at: 1)
-            var devices: [Device] = []
-            while let row = try statement.nextRow() {
-                devices.append(try Device(row: row))
-            }
-            return devices
-        }
+        try store.read { db in try db.rows(SQL.list, [.text(accountID)]) { try Device(row: $0) } }
     }
 
     static func exists(_ db: Database, accountID: String, deviceID: String) throws -> Bool {

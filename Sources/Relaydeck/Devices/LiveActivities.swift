@@ -35,14 +35,9 @@ public final class LiveActivities {
     /// The registrations of a task: device ID and token, oldest first (for the pushes).
     public func registrations(accountID: String, taskID: String) throws -> [(deviceID: String, pushToken: String)] {
         try store.read { db in
-            let statement = try db.statement(SQL.ofTask)
-            try statement.bind(taskID, at: 1)
-            try statement.bind(accountID, at: 2)
-            var found: [(deviceID: String, pushToken: String)] = []
-            while let row = try statement.nextRow() {
-                found.append((try row.text("device_id"), try row.text("push_token")))
+            try db.rows(SQL.ofTask, [.text(taskID), .text(accountID)]) { row in
+                (deviceID: try row.text("device_id"), pushToken: try row.text("push_token"))
             }
-            return found
         }
     }
 

@@ -22,15 +22,7 @@ public final class Keys {
 
     /// The keys of an account, newest first.
     public func list(accountID: String) throws -> [Key] {
-        try store.read { db in
-            let statement = try db.statement(SQL.list)
-            try statement.bind(accountID, at: 1)
-            var keys: [Key] = []
-            while let row = try statement.nextRow() {
-                keys.append(try Key(row: row, accountID: accountID))
-            }
-            return keys
-        }
+        try store.read { db in try db.rows(SQL.list, [.text(accountID)]) { try Key(row: $0, accountID: accountID) } }
     }
 
     /// Makes a key with a label checked by `TextRule.keyLabel`; the secret exists only in the

@@ -85,23 +85,11 @@ extension Questions {
 
     /// The earliest `expires_at` of a pending question, for the expiry timer.
     public func nextExpiry() throws -> Int64? {
-        try store.read { db in
-            let statement = try db.statement(SQL.nextExpiry)
-            defer { statement.reset() }
-            guard let row = try statement.nextRow() else { return nil }
-            return try row.optionalInt64("at")
-        }
+        try store.read { db in try db.firstRow(SQL.nextExpiry, []) { try $0.optionalInt64("at") } ?? nil }
     }
 
     private static func pendingIDs(_ db: Database, _ sql: String, _ value: SQLiteValue) throws -> [String] {
-        let statement = try db.statement(sql)
-        defer { statement.reset() }
-        try statement.bind([value])
-        var ids: [String] = []
-        while let row = try statement.nextRow() {
-            ids.append(try row.text("id"))
-        }
-        return ids
+        try db.rows(sql, [value]) { try $0.text("id") }
     }
 
     /// The answer as stored: an option label as given (a `confirm` or `choice` answer must be

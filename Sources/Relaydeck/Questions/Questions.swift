@@ -88,15 +88,9 @@ public final class Questions {
             case .account(let id): (SQL.listForAccount, id)
             case .key(let id): (SQL.listForKey, id)
             }
-            let statement = try db.statement(sql)
-            try statement.bind(owner, at: 1)
-            try statement.bind(Self.encode(statuses.map(\.rawValue)), at: 2)
-            try statement.bind(Int64(Self.listLimit), at: 3)
-            var questions: [Question] = []
-            while let row = try statement.nextRow() {
-                questions.append(try Question(row: row))
-            }
-            return questions
+            let values: [SQLiteValue] = [.text(owner), .text(Self.encode(statuses.map(\.rawValue))),
+                                         .integer(Int64(Self.listLimit))]
+            return try db.rows(sql, values) { try Question(row: $0) }
         }
     }
 
@@ -115,10 +109,7 @@ public final class Questions {
     }
 
     static func load(_ db: Database, id: String) throws -> Question? {
-        let statement = try db.statement(SQL.get)
-        defer { statement.reset() }
-        try statement.bind(id, at: 1)
-        return try statement.nextRow().map { row throws in try Question(row: row) }
+        try db.firstRow(SQL.get, [.text(id)]) { try Question(row: $0) }
     }
 
     static func fetch(_ db: Database, _ scope: Scope, id: String) throws -> Question {

@@ -60,16 +60,10 @@ public final class Retention {
     }
 
     private static func expiredTasks(_ db: Database, before cutoff: Int64) throws -> [ExpiredTask] {
-        let statement = try db.statement(SQL.expiredTasks)
-        defer { statement.reset() }
-        try statement.bind([.integer(cutoff), .integer(Int64(batchSize))])
-        var tasks: [ExpiredTask] = []
-        while let row = try statement.nextRow() {
-            tasks.append(ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"),
-                                     keyID: try row.text("key_id"),
-                                     status: WorkTask.Status(rawValue: try row.text("status")) ?? .done))
+        try db.rows(SQL.expiredTasks, [.integer(cutoff), .integer(Int64(batchSize))]) { row in
+            ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
+                        status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
-        return tasks
     }
 
     enum SQL {
