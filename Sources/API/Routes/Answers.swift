@@ -10,9 +10,14 @@ enum Answers {
 
     /// `status` with the object `write` writes.
     static func object(_ status: Int = 200, capacity: Int = 256, _ write: (inout JSONWriter) -> Void) -> Outcome {
+        .respond(response(status, capacity: capacity, write))
+    }
+
+    /// The same as a response, for a waiting call's `poll` and `expire`.
+    static func response(_ status: Int = 200, capacity: Int = 256, _ write: (inout JSONWriter) -> Void) -> HTTPResponse {
         var writer = JSONWriter(capacity: capacity)
         write(&writer)
-        return .respond(HTTPResponse(status: status, headers: privateHeaders, body: writer.bytes))
+        return HTTPResponse(status: status, headers: privateHeaders, body: writer.bytes)
     }
 
     /// `200 {"<name>": [<item>, ...]}`.

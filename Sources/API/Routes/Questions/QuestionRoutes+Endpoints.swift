@@ -101,8 +101,6 @@ extension QuestionRoutes {
     }
 
     static func response(_ question: Question, status: Int = 200) -> HTTPResponse {
-        var writer = JSONWriter(capacity: 400)
-        question.write(to: &writer)
-        return HTTPResponse(status: status, headers: Answers.privateHeaders, body: writer.bytes)
+        Answers.response(status, capacity: 400) { question.write(to: &$0) }
     }
 }
