@@ -41,6 +41,9 @@ let package = Package(
         // App integrity (`app-integrity.md`): CBOR and App Attest verification, X.509 through
         // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
         .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto"], swiftSettings: strict),
+        // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
+        // of the domain's tables.
+        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
