@@ -69,14 +69,16 @@ public final class Accounts {
     /// returns. `Purger` removes the rows afterwards, in small steps.
     public func delete(_ id: String) throws {
         let now = clock.wallMillis
+        let deleted = Change(accountID: id, event: .accountDeleted, actor: .account)
         try store.write { db in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(id)) == 1 else {
                 throw DomainError.notFound("Account not found.")
             }
             try db.statement(SQL.markKeysDeleted).run(.integer(now), .text(id))
+            try hub.plan([deleted], in: db)
         }
         store.credentials.forgetAccount(id)
-        hub.publish(Change(accountID: id, event: .accountDeleted, actor: .account))
+        hub.publish(deleted)
     }
 
     static func fetch(_ db: Database, _ id: String) throws -> Account {

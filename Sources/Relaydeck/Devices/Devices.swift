@@ -52,7 +52,8 @@ public final class Devices {
         return device
     }
 
-    /// Removes the device and its Live Activity registrations (`DELETE /v1/devices/{device_id}`).
+    /// Removes the device, its Live Activity registrations and its waiting pushes
+    /// (`DELETE /v1/devices/{device_id}`).
     /// An unknown device is `404`, as for every resource the account does not have
     /// (`overview.md#errors`); the contract names `204` only for the one that was there.
     public func delete(accountID: String, deviceID: String) throws {
@@ -61,6 +62,8 @@ public final class Devices {
                 throw DomainError.notFound("Device not found.")
             }
             try db.statement(SQL.deleteLiveActivities).run(.text(accountID), .text(deviceID))
+            // The pushes still waiting for it have nowhere to go.
+            try db.statement(OutboxSQL.deleteJobsOfDevice).run(.text(accountID), .text(deviceID))
         }
     }
 

@@ -43,10 +43,14 @@ public struct Change: Sendable, Equatable {
     public let accountID: String
     public let event: Event
     public let actor: Actor
+    /// For `task.updated`: the task as it was before, so the pushes can tell a progress tick
+    /// (`push.md#who-gets-which-notification`) from a real change. Not on the stream.
+    public let previous: WorkTask?
 
-    public init(accountID: String, event: Event, actor: Actor) {
+    public init(accountID: String, event: Event, actor: Actor, previous: WorkTask? = nil) {
         self.accountID = accountID
         self.event = event
         self.actor = actor
+        self.previous = previous
     }
 }

@@ -1,8 +1,21 @@
+import SQLite
+
 /// The one place committed changes are announced. A service publishes after its transaction
 /// returned, so a subscriber never sees a change that might still roll back, and sees the
 /// changes in the order they were committed. Subscribers run synchronously on the loop
 /// thread: they must be quick (queue a frame, note a wake-up), never block. Loop thread only.
 public final class EventHub {
+    /// What turns changes into rows of the push outbox, inside the transaction that makes
+    /// them (`PushPlanner`); nil when push is off.
+    public var planner: (any ChangePlanner)?
+
+    /// Services call this inside their write, with each change once, before they publish
+    /// it: what it writes commits or rolls back with the change.
+    public func plan(_ changes: [Change], in db: Database) throws {
+        guard let planner, !changes.isEmpty else { return }
+        try planner.plan(changes, in: db)
+    }
+
     public typealias Subscriber = (Change) -> Void
 
     /// A subscription's handle; `cancel` it to stop receiving.
@@ -76,4 +89,9 @@ public final class EventHub {
     public func publish(_ changes: [Change]) {
         for change in changes { publish(change) }
     }
+}
+
+/// Writes what a change must cause later (the pushes), in the change's own transaction.
+public protocol ChangePlanner: AnyObject {
+    func plan(_ changes: [Change], in db: Database) throws
 }

@@ -66,7 +66,10 @@ public final class Inbox {
             var seen: Set<String> = []
             for taskID in items.compactMap(\.taskID) where seen.insert(taskID).inserted {
                 guard let task = try? Tasks.fetch(db, .key(use), taskID: taskID) else { continue }
-                if let change = try Tasks.markSeen(db, task, by: use, now: now).1 { changes.append(change) }
+                if let change = try Tasks.markSeen(db, task, by: use, now: now).1 {
+                    try hub.plan([change], in: db)
+                    changes.append(change)
+                }
             }
             let unread = try Self.unreadCount(db, keyID: use.keyID)
             if markRead && !items.isEmpty {

@@ -72,13 +72,15 @@ public final class Keys {
     /// its data afterwards.
     public func delete(accountID: String, keyID: String) throws {
         let now = clock.wallMillis
+        let deleted = Change(accountID: accountID, event: .keyDeleted(keyID: keyID), actor: .account)
         try store.write { db in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(keyID), .text(accountID)) == 1 else {
                 throw DomainError.notFound("Key not found.")
             }
+            try hub.plan([deleted], in: db)
         }
         store.credentials.forgetKey(keyID)
-        hub.publish(Change(accountID: accountID, event: .keyDeleted(keyID: keyID), actor: .account))
+        hub.publish(deleted)
     }
 
     /// Notes a request of the key: `last_used_at` when null or a minute old, and the host name

@@ -19,7 +19,9 @@ extension Questions {
             let changed = try db.statement(SQL.answer).run(.text(answer), .integer(now), .integer(now), .text(id))
             guard changed == 1 else { throw DomainError.conflict("The question is no longer pending.") }
             let answered = try Self.fetch(db, .account(accountID), id: id)
-            changes.append(Change(accountID: accountID, event: .questionUpdated(answered), actor: .account))
+            let updated = Change(accountID: accountID, event: .questionUpdated(answered), actor: .account)
+            try hub.plan([updated], in: db)
+            changes.append(updated)
             changes.append(try inbox.add(db, accountID: accountID, keyID: question.keyID, kind: .answer, from: .person,
                                          taskID: question.taskID, questionID: question.id, text: answer,
                                          actor: .account).change)
@@ -34,23 +36,26 @@ extension Questions {
     public func cancel(keyID: String, id: String) throws {
         try expireDue()
         let now = clock.wallMillis
-        let cancelled: Question? = try store.write { db in
+        let cancelled: Change? = try store.write { db in
             let question = try Self.fetch(db, .key(keyID), id: id)
             switch question.status {
             case .cancelled: return nil
             case .answered, .expired: throw DomainError.conflict("The question is \(question.status.rawValue).")
             case .pending:
                 try db.statement(SQL.cancel).run(.integer(now), .text(id))
-                return try Self.fetch(db, .key(keyID), id: id)
+                let cancelled = try Self.fetch(db, .key(keyID), id: id)
+                let change = Change(accountID: cancelled.accountID, event: .questionUpdated(cancelled), actor: .key(keyID))
+                try hub.plan([change], in: db)
+                return change
             }
         }
         if let cancelled {
-            hub.publish(Change(accountID: cancelled.accountID, event: .questionUpdated(cancelled), actor: .key(keyID)))
+            hub.publish(cancelled)
         }
     }
 
     /// The pending questions of a task that is being deleted become `cancelled`, in the
-    /// caller's transaction; the caller publishes what this returns after its commit.
+    /// caller's transaction; the caller plans and publishes what this returns.
     public static func cancelPending(ofTask taskID: String, in db: Database, now: Int64) throws -> [Change] {
         let ids = try pendingIDs(db, SQL.pendingOfTask, .text(taskID))
         return try ids.map { id in
@@ -80,6 +85,7 @@ extension Questions {
                   let question = try Self.load(db, id: id) else { continue }
             changes.append(Change(accountID: question.accountID, event: .questionUpdated(question), actor: .server))
         }
+        try hub.plan(changes, in: db)
         return changes
     }
 

@@ -59,6 +59,7 @@ public final class Questions {
             taskID: draft.taskID, prompt: draft.prompt.value, kind: draft.kind, options: options, status: .pending,
             answer: nil, createdAt: now, answeredAt: nil, expiresAt: now + Int64(draft.expiresIn) * 1000)
         var expired: [Change] = []
+        let created = Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID))
         try store.write { db in
             expired = try expireDue(db, now: now)
             if let taskID = draft.taskID {
@@ -74,9 +75,10 @@ public final class Questions {
                 .text(question.id), .text(accountID), .text(keyID), draft.taskID.map { .text($0) } ?? .null,
                 .text(question.prompt), .text(question.kind.rawValue), .text(Self.encode(options)),
                 .integer(now), .integer(question.expiresAt))
+            try hub.plan([created], in: db)
         }
         hub.publish(expired)
-        hub.publish(Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID)))
+        hub.publish(created)
         return question
     }
 

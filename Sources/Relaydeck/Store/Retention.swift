@@ -36,9 +36,8 @@ public final class Retention {
             let expired = try Self.expiredTasks(db, before: now - Self.closedTasks)
             var changes: [Change] = []
             for task in expired {
-                changes.append(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
-                                      actor: .server))
-                changes += try Tasks.remove(db, task.id, keyID: task.keyID, status: task.status, now: now)
+                changes += try Tasks.remove(db, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
+                                            actor: .server, now: now, hub: hub)
             }
             var deleted = expired.count
             deleted += try db.statement(SQL.deleteQuestions).run(.integer(now - Self.closedQuestions), limit)

@@ -184,5 +184,45 @@ public enum Schema {
             CREATE UNIQUE INDEX accounts_by_attested_key ON accounts(attest_key_id)
                 WHERE attest_key_id IS NOT NULL AND deleted_at IS NULL;
             """),
+        // `push.md`: the outbox. A change writes the pushes it causes here in its own
+        // transaction (`PushPlanner`), and the dispatcher sends them after the commit, so a
+        // push is never lost to a crash and never sent for a change that rolled back. A job
+        // is one push, payload built; a window is a coalesced push (a Live Activity `update`
+        // per task, a widget reload per device) whose payload is built when it is sent.
+        Migration(version: 4, name: "push outbox", sql: """
+            CREATE TABLE push_jobs (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                account_id TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                -- Which token of the device (or which Live Activity registration) it goes to,
+                -- so that a token APNs refuses can be removed.
+                token_kind TEXT NOT NULL CHECK (token_kind IN ('apns', 'start', 'widget', 'activity')),
+                task_id TEXT,
+                environment TEXT NOT NULL CHECK (environment IN ('production', 'sandbox')),
+                token TEXT NOT NULL,
+                push_type TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                priority INTEGER NOT NULL,
+                collapse_id TEXT,
+                expiration INTEGER,
+                payload BLOB NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                due_at INTEGER NOT NULL,
+                created_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX push_jobs_due ON push_jobs(due_at);
+            CREATE INDEX push_jobs_by_device ON push_jobs(account_id, device_id);
+            CREATE TABLE push_windows (
+                kind TEXT NOT NULL CHECK (kind IN ('activity', 'widget')),
+                account_id TEXT NOT NULL,
+                -- The task (activity) or the device (widget).
+                subject TEXT NOT NULL,
+                last_sent_at INTEGER,
+                -- When the coalesced push is due; null while nothing waits.
+                due_at INTEGER,
+                PRIMARY KEY (kind, account_id, subject)
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX push_windows_due ON push_windows(due_at) WHERE due_at IS NOT NULL;
+            """),
     ]
 }

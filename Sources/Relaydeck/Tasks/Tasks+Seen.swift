@@ -14,7 +14,10 @@ extension Tasks {
             try tasks.map { task in
                 guard task.seenAt == nil, task.keyID == use.keyID else { return task }
                 let (seen, change) = try Self.markSeen(db, task, by: use, now: now)
-                if let change { changes.append(change) }
+                if let change {
+                    try hub.plan([change], in: db)
+                    changes.append(change)
+                }
                 return seen
             }
         }
@@ -29,6 +32,6 @@ extension Tasks {
         try db.statement(TaskSQL.markSeen).run(.integer(now), .text(task.id))
         var seen = task
         seen.seenAt = now
-        return (seen, Change(accountID: use.accountID, event: .taskUpdated(seen), actor: .key(use.keyID)))
+        return (seen, Change(accountID: use.accountID, event: .taskUpdated(seen), actor: .key(use.keyID), previous: task))
     }
 }

@@ -30,10 +30,13 @@ extension Tasks {
                 try Self.adjustCount(db, keyID: before.keyID, status: before.status, by: -1)
                 try Self.adjustCount(db, keyID: before.keyID, status: after.status, by: 1)
             }
-            changes.append(Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal)))
+            let updated = Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal),
+                                 previous: before)
+            try hub.plan([updated], in: db)
+            changes.append(updated)
             if closes && counts.closed >= Self.maxClosedPerKey {
                 changes += try Self.evictOldestClosed(db, accountID: after.accountID, keyID: after.keyID, except: after.id,
-                                                      now: now)
+                                                      now: now, hub: hub)
             }
             if principal.keyID == nil, let line = InboxChangeLine.text(before: before, after: after) {
                 changes.append(try notify(db, after, .taskChanged, text: line))

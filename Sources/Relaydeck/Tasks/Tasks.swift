@@ -61,9 +61,12 @@ public final class Tasks {
                 .text(task.source.rawValue), .integer(now), .integer(now), task.completedAt.map { .integer($0) } ?? .null,
                 task.seenAt.map { .integer($0) } ?? .null, task.host.map { .text($0) } ?? .null, .integer(seq))
             try Self.adjustCount(db, keyID: owner, status: status, by: 1)
-            changes.append(Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal)))
+            let created = Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal))
+            try hub.plan([created], in: db)
+            changes.append(created)
             if status.isClosed && counts.closed >= Self.maxClosedPerKey {
-                changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id, now: now)
+                changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id, now: now,
+                                                      hub: hub)
             }
             if !fromAgent {
                 changes.append(try notify(db, task, .taskAssigned, text: task.title))
@@ -79,10 +82,8 @@ public final class Tasks {
         var changes: [Change] = []
         try store.write { db in
             let task = try Self.fetch(db, principal, taskID: taskID)
-            let cancelled = try Self.remove(db, task.id, keyID: task.keyID, status: task.status, now: clock.wallMillis)
-            changes.append(Change(accountID: task.accountID, event: .taskDeleted(taskID: task.id, keyID: task.keyID),
-                                  actor: Self.actor(principal)))
-            changes += cancelled
+            changes += try Self.remove(db, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
+                                       actor: Self.actor(principal), now: clock.wallMillis, hub: hub)
             if principal.keyID == nil {
                 changes.append(try notify(db, task, .taskDeleted, text: task.title))
             }
@@ -140,25 +141,30 @@ public final class Tasks {
 
     /// Removes a task with what hangs on it: its pending questions become `cancelled`
     /// (`rest-api.md#question`: "its task is deleted"), its Live Activity registrations and
-    /// its list-order notes go, and its key's count drops. Returns the questions' changes.
-    static func remove(_ db: Database, _ taskID: String, keyID: String, status: WorkTask.Status, now: Int64) throws -> [Change] {
+    /// its list-order notes go, and its key's count drops. Returns `task.deleted` and the
+    /// questions' changes, already planned: the deletion is planned while the task and its
+    /// registrations are still there (the Live Activity `end` needs them).
+    static func remove(_ db: Database, accountID: String, _ taskID: String, keyID: String, status: WorkTask.Status,
+                       actor: Change.Actor, now: Int64, hub: EventHub) throws -> [Change] {
+        let deleted = Change(accountID: accountID, event: .taskDeleted(taskID: taskID, keyID: keyID), actor: actor)
+        try hub.plan([deleted], in: db)
         let cancelled = try Questions.cancelPending(ofTask: taskID, in: db, now: now)
         try db.statement(TaskSQL.delete).run(.text(taskID))
         try db.statement(TaskSQL.deleteMoves).run(.text(taskID))
         try db.statement(TaskSQL.deleteRegistrations).run(.text(taskID))
         try adjustCount(db, keyID: keyID, status: status, by: -1)
-        return cancelled
+        try hub.plan(cancelled, in: db)
+        return [deleted] + cancelled
     }
 
     /// One more closed task than the cap: the oldest closed one goes, and the stream hears of
     /// it (`overview.md#limits`).
     static func evictOldestClosed(_ db: Database, accountID: String, keyID: String, except: String,
-                                  now: Int64) throws -> [Change] {
+                                  now: Int64, hub: EventHub) throws -> [Change] {
         let oldest = try db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
             (id: try row.text("id"), status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
         guard let (id, status) = oldest else { return [] }
-        let cancelled = try remove(db, id, keyID: keyID, status: status, now: now)
-        return [Change(accountID: accountID, event: .taskDeleted(taskID: id, keyID: keyID), actor: .server)] + cancelled
+        return try remove(db, accountID: accountID, id, keyID: keyID, status: status, actor: .server, now: now, hub: hub)
     }
 }
