@@ -45,10 +45,13 @@ let package = Package(
         // of the domain's tables.
         .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
+        // The push dispatcher (`push.md`): drains the domain's outbox through an `APNsSending`
+        // on the loop; between the domain, which knows the tables, and APNs, which knows none.
+        .target(name: "PushDispatch", dependencies: ["APNs", "Relaydeck", "EventLoop", "Logging", "Clock"], swiftSettings: strict),
         .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
+            dependencies: ["API", "APNs", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
             swiftSettings: strict
         ),
 
@@ -66,6 +69,7 @@ let package = Package(
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "PushDispatchTests", dependencies: ["TestSupport", "DomainTestSupport", "PushDispatch", "APNs", "Relaydeck", "EventLoop", "JSON", "SQLite"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

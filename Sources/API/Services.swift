@@ -17,6 +17,9 @@ public struct Services {
     public let liveActivities: LiveActivities
     public let activity: ActivityLog
 
+    /// The push planner, when push is on (`EventHub.planner`).
+    public var push: PushPlanner? { hub.planner as? PushPlanner }
+
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
         self.clock = clock

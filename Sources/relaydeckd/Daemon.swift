@@ -3,6 +3,7 @@ import Glibc
 #endif
 import API
 import EventLoop
+import PushDispatch
 import HTTP
 import Logging
 import Relaydeck
@@ -18,10 +19,12 @@ final class Daemon {
     private let api: APIHandler
     private let maintenance: Maintenance
     private let notifier: SystemdNotifier?
+    /// Nil while push is off.
+    private let pushes: PushDispatcher?
     private var addresses: [String] = []
     private var stopping = false
 
-    init(config: Config, environment: [String: String]) throws {
+    init(config: Config, environment: [String: String], apnsSender: PushWiring.SenderFactory? = nil) throws {
         self.config = config
         self.environment = environment
         loop = try EventLoop()
@@ -41,6 +44,7 @@ final class Daemon {
         apiConfiguration.appAttest = try config.appAttestSettings()
         apiConfiguration.publicOrigin = config.publicURL
         apiConfiguration.serverVersion = Version.current
+        pushes = try PushWiring.install(config.apns, services: services, loop: loop, makeSender: apnsSender)
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
@@ -72,6 +76,8 @@ final class Daemon {
         store.onRecovered = { [unowned self] in self.maintenance.kick() }
         maintenance.kick()
         maintenance.startRetention()
+        // What a previous run left in the outbox goes now.
+        pushes?.kick()
         do {
             try listen()
         } catch {
@@ -164,6 +170,8 @@ final class Daemon {
         Log.info("stopping")
         notifier?.notify("STOPPING=1\nSTATUS=Stopping")
         server.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) { [unowned self] in
+            // Pushes not answered yet stay in the outbox for the next start.
+            self.pushes?.stop()
             self.store.close()
             self.loop.stop()
         }

@@ -59,21 +59,31 @@ extension MCPTools {
         }
     }
 
-    /// `mcp.md#notify-the-person`: 30 calls an hour for each key. Push is not part of this
-    /// version of the server, so no device gets anything: `{"sent": false, "devices": 0}`.
+    /// `mcp.md#notify-the-person`: 30 calls an hour for each key. One visible notification
+    /// to each device of the account with an `apns_token`, queued in the outbox in this
+    /// request's transaction and sent after the answer: `{"sent": true, "devices": N}`, or
+    /// `{"sent": false, "devices": 0}` when push is off or no device has a token.
     func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         reader.require("title")
         reader.require("body")
-        _ = reader.read("title", .text(.notificationTitle))
-        _ = reader.read("body", .text(.notificationBody))
+        let title = reader.read("title", .text(.notificationTitle))
+        let body = reader.read("body", .text(.notificationBody))
         let taskID = reader.read("task_id", .string)
         try reader.check()
         if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
         if case .limited(let seconds) = context.notifyLimiter.take(invocation.use.keyID, now: context.nowMicros) {
             throw APIError(429, "rate_limited", "A key can call notify_user 30 times in one hour. Try again in \(seconds) seconds.")
         }
-        let structured = JSON.object(JSONObject([("sent", .bool(false)), ("devices", .number(JSONNumber(0)))]))
-        return .result(structured, summary: "Not sent: push is off on this server, or no device of the person has a push token.")
+        var devices = 0
+        if let push = services.push, let title, let body {
+            devices = try push.notifyUser(services.store, accountID: invocation.use.accountID, keyID: invocation.use.keyID,
+                                          title: title.value, body: body.value, taskID: taskID)
+        }
+        let structured = JSON.object(JSONObject([("sent", .bool(devices > 0)), ("devices", .number(JSONNumber(devices)))]))
+        let summary = devices > 0
+            ? "Sent to \(devices) device\(devices == 1 ? "" : "s")."
+            : "Not sent: push is off on this server, or no device of the person has a push token."
+        return .result(structured, summary: summary)
     }
 
     /// `wait_seconds` of `ask_user` and `get_answer` unless the call says otherwise.

@@ -53,4 +53,9 @@ public struct Change: Sendable, Equatable {
         self.actor = actor
         self.previous = previous
     }
+
+    /// The same change, whatever `previous` holds (it is a detail for the pushes).
+    public static func == (lhs: Change, rhs: Change) -> Bool {
+        lhs.accountID == rhs.accountID && lhs.event == rhs.event && lhs.actor == rhs.actor
+    }
 }

@@ -70,10 +70,15 @@ public final class Outbox {
         return Array(jobs.lazy.filter { !sending.contains($0.id) }.prefix(limit))
     }
 
-    /// The earliest time (wall milliseconds) a job or a window is due, if any.
+    /// The earliest time (wall milliseconds) after now that a job or a window is due, if
+    /// any: what is due already is being sent, or waits for a free place.
     public func nextDue() throws -> Int64? {
-        let job = try store.read { db in try db.firstRow(OutboxSQL.nextJob, []) { try $0.optionalInt64("at") } ?? nil }
-        return [job, try nextWindow()].compactMap { $0 }.min()
+        let now = SQLiteValue.integer(clock.wallMillis)
+        return try store.read { db in
+            let job = try db.firstRow(OutboxSQL.nextJob, [now]) { try $0.optionalInt64("at") } ?? nil
+            let window = try db.firstRow(OutboxSQL.nextWindowAfter, [now]) { try $0.optionalInt64("at") } ?? nil
+            return [job, window].compactMap { $0 }.min()
+        }
     }
 
     private func nextWindow() throws -> Int64? {

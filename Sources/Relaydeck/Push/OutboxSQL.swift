@@ -13,7 +13,7 @@ enum OutboxSQL {
     static let deleteJob = "DELETE FROM push_jobs WHERE id = ?"
     static let retryJob = "UPDATE push_jobs SET attempts = attempts + 1, due_at = ? WHERE id = ?"
     static let jobCount = "SELECT count(*) AS n FROM push_jobs"
-    static let nextJob = "SELECT min(due_at) AS at FROM push_jobs"
+    static let nextJob = "SELECT min(due_at) AS at FROM push_jobs WHERE due_at > ?"
     static let deleteJobsOfAccount = "DELETE FROM push_jobs WHERE account_id = ?"
     static let deleteJobsOfDevice = "DELETE FROM push_jobs WHERE account_id = ? AND device_id = ?"
 
@@ -33,6 +33,7 @@ enum OutboxSQL {
     /// ?2 the longest window.
     static let pruneWindows = "DELETE FROM push_windows WHERE due_at IS NULL AND last_sent_at < ?1 - ?2"
     static let nextWindow = "SELECT min(due_at) AS at FROM push_windows WHERE due_at IS NOT NULL"
+    static let nextWindowAfter = "SELECT min(due_at) AS at FROM push_windows WHERE due_at > ?"
     static let deleteWindow = "DELETE FROM push_windows WHERE kind = ? AND account_id = ? AND subject = ?"
     static let deleteWindowsOfAccount = "DELETE FROM push_windows WHERE account_id = ?"
 

@@ -33,6 +33,15 @@ public final class PushPlanner: ChangePlanner {
         if planned { onPlanned?() }
     }
 
+    /// `notify_user` (`mcp.md#notify-the-person`) in its own write (a savepoint of the
+    /// request's transaction): see `message`.
+    public func notifyUser(_ store: Store, accountID: String, keyID: String, title: String, body: String,
+                           taskID: String?) throws -> Int {
+        try store.write { db in
+            try message(db, accountID: accountID, keyID: keyID, title: title, body: body, taskID: taskID)
+        }
+    }
+
     /// `notify_user` (`mcp.md#notify-the-person`): a visible notification to each device of
     /// the account with an `apns_token`. Returns how many devices have one. Runs inside the
     /// caller's write.

@@ -1,0 +1,150 @@
+import APNs
+import Clock
+import EventLoop
+import Logging
+import Relaydeck
+
+/// Sends what the outbox holds (`push.md`), on the loop: after each change's commit (the
+/// planner's `onPlanned` kicks it; the drain runs once the current request is answered), at
+/// start (a restart delivers what was pending), and on a timer for the coalescing windows
+/// and the retries. A job leaves the outbox when APNs took it or refused it for good; a
+/// refused token is removed from its device. Loop thread only.
+public final class PushDispatcher {
+    /// Pushes sent at the same time, at most (the client multiplexes them).
+    public static let maxInFlight = 32
+    /// Sends of one job that end in a failure worth trying again (no connection, `429`,
+    /// `500`, `503`), at most; the client has already retried each with its own backoff.
+    public static let maxAttempts = 8
+    /// The first wait before a job is tried again; it doubles up to `maxRetryDelayMillis`.
+    public static let firstRetryDelayMillis: Int64 = 1_000
+    public static let maxRetryDelayMillis: Int64 = 300_000
+    /// When the outbox cannot be read (the store is down): try again after this.
+    static let storeRetry = TimeSpan.seconds(1)
+
+    private let loop: EventLoop
+    private let clock: any Clock
+    private let outbox: Outbox
+    private let sender: any APNsSending
+    /// The IDs of the jobs handed to the sender and not answered yet.
+    private var sending: Set<Int64> = []
+    private var drainQueued = false
+    private var timer: LoopTimer?
+    private var timerDue: Int64?
+
+    public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending) {
+        self.loop = loop
+        self.clock = clock
+        self.outbox = outbox
+        self.sender = sender
+    }
+
+    /// How many pushes wait for APNs's answer.
+    public var inFlight: Int { sending.count }
+
+    /// Drains soon: after the current event (a request and its answer) is handled.
+    public func kick() {
+        guard !drainQueued else { return }
+        drainQueued = true
+        loop.runSoon { [weak self] in self?.drain() }
+    }
+
+    private func drain() {
+        drainQueued = false
+        do {
+            try outbox.openDueWindows()
+            let free = Self.maxInFlight - sending.count
+            if free > 0 {
+                for job in try outbox.dueJobs(limit: free, excluding: sending) { send(job) }
+            }
+            if let next = try outbox.nextDue() { wake(at: next) }
+        } catch {
+            Log.warn("could not read the push outbox; trying again", ["error": String(describing: error)])
+            arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
+        }
+    }
+
+    private func send(_ job: PushJob) {
+        sending.insert(job.id)
+        let request = APNsRequest(
+            environment: job.environment == .production ? .production : .sandbox, deviceToken: job.token,
+            pushType: job.pushType, topic: job.topic, priority: job.priority, collapseID: job.collapseID,
+            expiration: job.expiration, payload: job.payload)
+        sender.send(request) { [weak self] result in self?.finished(job, result) }
+    }
+
+    private func finished(_ job: PushJob, _ result: APNsResult) {
+        sending.remove(job.id)
+        do {
+            switch result {
+            case .delivered:
+                try outbox.finish(job)
+            case .refused(let status, let reason) where result.tokenIsInvalid:
+                try outbox.tokenIsInvalid(job)
+                Log.info("APNs refused a token; it is removed", Self.fields(job, status: status, reason: reason))
+            case .refused(let status, let reason) where Self.retryable(status):
+                try retryOrDrop(job, Self.fields(job, status: status, reason: reason))
+            case .refused(let status, let reason):
+                try outbox.finish(job)
+                Log.warn("APNs refused a push", Self.fields(job, status: status, reason: reason))
+            case .unreachable(let detail):
+                try retryOrDrop(job, Self.fields(job, status: nil, reason: detail))
+            }
+        } catch {
+            // The job stays in the outbox and goes again with the next drain.
+            Log.warn("could not record a push's result", ["error": String(describing: error)])
+            arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
+        }
+        kick()
+    }
+
+    private func retryOrDrop(_ job: PushJob, _ fields: KeyValuePairs<String, String>) throws {
+        guard job.attempts + 1 < Self.maxAttempts else {
+            try outbox.finish(job)
+            Log.warn("a push failed too many times; dropped", fields)
+            return
+        }
+        let delay = min(Self.firstRetryDelayMillis << Int64(min(job.attempts, 20)), Self.maxRetryDelayMillis)
+        try outbox.retry(job, at: clock.wallMillis + delay)
+        Log.info("a push failed; trying again later", fields)
+    }
+
+    /// Worth trying again later: too many requests, or APNs itself failing.
+    static func retryable(_ status: Int) -> Bool {
+        status == 429 || status >= 500
+    }
+
+    /// What a log line says of a push: never the token.
+    static func fields(_ job: PushJob, status: Int?, reason: String?) -> KeyValuePairs<String, String> {
+        [
+            "push_type": job.pushType, "token_kind": job.tokenKind.rawValue, "device_id": job.deviceID,
+            "status": status.map(String.init) ?? "-", "reason": reason ?? "-", "attempts": String(job.attempts + 1),
+        ]
+    }
+
+    // MARK: The timer
+
+    /// Drains at `at` (wall milliseconds) unless the timer is already due earlier.
+    private func wake(at due: Int64) {
+        if let timerDue, timerDue <= due, timer != nil { return }
+        arm(at: due)
+    }
+
+    private func arm(at due: Int64) {
+        if let timer { loop.cancel(timer) }
+        timerDue = due
+        let delay = TimeSpan(nanoseconds: max(0, due - clock.wallMillis) * 1_000_000)
+        timer = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            timer = nil
+            timerDue = nil
+            drain()
+        }
+    }
+
+    /// Stops the timer (at the server's stop; the outbox keeps what was not sent).
+    public func stop() {
+        if let timer { loop.cancel(timer) }
+        timer = nil
+        timerDue = nil
+    }
+}
