@@ -26,6 +26,8 @@ public final class PushPlanner: ChangePlanner {
 
     public func plan(_ changes: [Change], in db: Database) throws {
         let now = clock.wallMillis
+        // Windows that ended with nothing waiting say nothing any more.
+        try db.statement(OutboxSQL.pruneWindows).run(.integer(now), .integer(Self.widgetWindowMillis))
         var planned = false
         for change in changes {
             planned = try plan(change, db, now: now) || planned

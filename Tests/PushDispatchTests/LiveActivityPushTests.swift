@@ -1,0 +1,179 @@
+import APNs
+import Clock
+import JSON
+@testable import Relaydeck
+import Testing
+
+/// `push.md#live-activity`: `start`, `update` at most once per task in 5 seconds with the
+/// newest state, `end`; `push.md#widget-reload`: at most one per device in 15 seconds.
+@Suite struct LiveActivityPushTests {
+    private func text(_ request: APNsRequest) -> String { String(decoding: request.payload, as: UTF8.self) }
+
+    /// Seconds of the harness's wall clock (1760112300.9 at the start).
+    private func seconds(_ push: PushHarness) -> Int64 { push.clock.wallMillis / 1000 }
+
+    @Test func anAgentStartingATaskStartsAnActivityOnDevicesWithAPushToStartToken() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
+        let task = try push.task(agent, status: .inProgress)
+        push.settle()
+        let request = try #require(push.sender.requests.first)
+        #expect(push.sender.requests.count == 1)
+        #expect(request.pushType == "liveactivity")
+        #expect(request.topic == "com.example.deck.push-type.liveactivity")
+        #expect(request.priority == 10)
+        #expect(request.deviceToken == PushHarness.startToken)
+        let now = seconds(push)
+        #expect(text(request) == """
+            {"aps":{"timestamp":\(now),"event":"start","content-state":{"title":"Add dark mode support",\
+            "status":"in_progress","progress":null,"note":null,"updatedAt":1760112300.9,"question":null},\
+            "stale-date":\(now + 1800),"relevance-score":75,"attributes-type":"TaskActivityAttributes",\
+            "attributes":{"taskID":"\(task.id)","keyLabel":"Claude Code"},\
+            "alert":{"title":"Claude Code","body":"Add dark mode support"}}}
+            """)
+    }
+
+    @Test func noStartForADeviceThatHasTheActivityOrWhenTheAccountTurnedThemOff() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
+        let task = try push.task(agent)
+        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                         pushToken: PushToken(PushHarness.activityToken)!)
+        _ = try push.update(agent, task, TaskPatch(status: .inProgress))
+        push.settle()
+        #expect(push.sender.requests.map(\.event) == ["update"])
+
+        let other = try push.agent()
+        try push.device(other.accountID, apns: nil, start: String(repeating: "f6", count: 32))
+        _ = try push.accounts.update(other.accountID, liveActivities: false)
+        push.sender.clear()
+        _ = try push.task(other, status: .inProgress)
+        push.settle()
+        #expect(push.sender.requests.isEmpty)
+    }
+
+    @Test func updatesOfOneTaskGoAtMostOnceInFiveSecondsAndTheLastStateIsNeverLost() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil)
+        var task = try push.task(agent, status: .inProgress)
+        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                         pushToken: PushToken(PushHarness.activityToken)!)
+        task = try push.update(agent, task, TaskPatch(progress: .some(10)))
+        push.settle()
+        #expect(push.sender.requests.count == 1)
+        #expect(push.sender.requests[0].deviceToken == PushHarness.activityToken)
+        #expect(push.sender.payloads[0]["aps"]?["content-state"]?["progress"] == .number(JSONNumber(10)))
+
+        for progress in [20, 30, 40] {
+            push.advance(seconds: 1)
+            task = try push.update(agent, task, TaskPatch(progress: .some(progress)))
+            push.settle()
+        }
+        #expect(push.sender.requests.count == 1)
+        push.advance(seconds: 1)
+        #expect(push.sender.requests.count == 1)
+        push.advance(seconds: 1)
+        #expect(push.sender.requests.count == 2)
+        let trailing = push.sender.payloads[1]["aps"]
+        #expect(trailing?["event"]?.stringValue == "update")
+        #expect(trailing?["content-state"]?["progress"] == .number(JSONNumber(40)))
+        #expect(trailing?["relevance-score"] == .number(JSONNumber(75)))
+        push.advance(seconds: 10)
+        #expect(push.sender.requests.count == 2)
+        // After a quiet window the next change goes at once again.
+        _ = try push.update(agent, task, TaskPatch(progress: .some(50)))
+        push.settle()
+        #expect(push.sender.requests.count == 3)
+        #expect(push.sender.payloads[2]["aps"]?["content-state"]?["progress"] == .number(JSONNumber(50)))
+    }
+
+    @Test func aQuestionOfTheTaskUpdatesTheActivityWithTheOldestPendingQuestion() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil)
+        let task = try push.task(agent, status: .inProgress)
+        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                         pushToken: PushToken(PushHarness.activityToken)!)
+        let question = try push.ask(agent, taskID: task.id)
+        push.settle()
+        let state = push.sender.payloads.last?["aps"]
+        #expect(state?["relevance-score"] == .number(JSONNumber(100)))
+        #expect(state?["content-state"]?["question"] == json("""
+            {"id":"\(question.id)","prompt":"Deploy to production now?","kind":"confirm","options":["Yes","No"]}
+            """))
+    }
+
+    @Test func aDoneTaskEndsItsActivitiesWithADismissalDateAndTheRegistrationGoes() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil)
+        let task = try push.task(agent, status: .inProgress)
+        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                         pushToken: PushToken(PushHarness.activityToken)!)
+        _ = try push.update(agent, task, TaskPatch(progress: .some(50)))
+        push.advance(seconds: 1)
+        let done = try push.update(agent, task, TaskPatch(status: .done))
+        push.settle()
+        let now = seconds(push)
+        #expect(push.sender.requests.count == 2)
+        #expect(text(push.sender.requests[1]) == """
+            {"aps":{"timestamp":\(now),"event":"end","content-state":{"title":"Add dark mode support","status":"done",\
+            "progress":100,"note":null,"updatedAt":\(Double(done.updatedAt) / 1000),"question":null},\
+            "dismissal-date":\(now + 900)}}
+            """)
+        #expect(try push.rowCount("live_activities") == 0)
+        push.advance(seconds: 10)
+        #expect(push.sender.requests.count == 2)
+    }
+
+    @Test func deletingTheTaskOrItsKeyEndsTheActivity() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil)
+        let first = try push.task(agent, status: .inProgress)
+        let second = try push.task(agent, "Second", status: .inProgress)
+        for task in [first, second] {
+            try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                             pushToken: PushToken(PushHarness.activityToken)!)
+        }
+        try push.tasks.delete(agent.principal, taskID: first.id)
+        try push.keys.delete(accountID: agent.accountID, keyID: agent.key.id)
+        push.settle()
+        let ends = push.sender.payloads.map { ($0["aps"]?["event"]?.stringValue, $0["aps"]?["content-state"]?["title"]?.stringValue) }
+        #expect(ends.map(\.0) == ["end", "end"])
+        #expect(ends.map(\.1) == ["Add dark mode support", "Second"])
+    }
+
+    @Test func widgetReloadsGoAtMostOnceInFifteenSecondsWithOneTrailingPush() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil, widget: PushHarness.widgetToken)
+        let task = try push.task(agent)
+        push.settle()
+        let request = try #require(push.sender.requests.first)
+        #expect(request.pushType == "widgets")
+        #expect(request.topic == "com.example.deck.push-type.widgets")
+        #expect(request.priority == 5)
+        #expect(request.deviceToken == PushHarness.widgetToken)
+        #expect(text(request) == #"{"aps":{"content-changed":true}}"#)
+        for _ in 0..<3 {
+            push.advance(seconds: 2)
+            _ = try push.update(agent, task, TaskPatch(progress: .some(Int(push.clock.wallMillis % 100))))
+            push.settle()
+        }
+        #expect(push.sender.requests.count == 1)
+        push.advance(seconds: 8)
+        #expect(push.sender.requests.count == 1)
+        push.advance(seconds: 1)
+        #expect(push.sender.requests.count == 2)
+        push.advance(seconds: 30)
+        #expect(push.sender.requests.count == 2)
+    }
+}
+
+private extension APNsRequest {
+    var event: String? { (try? JSONParser.parse(payload))?["aps"]?["event"]?.stringValue }
+}

@@ -1,0 +1,161 @@
+import APNs
+import Clock
+import JSON
+import Relaydeck
+import Testing
+
+/// `push.md#who-gets-which-notification` and the payloads of task, message and question
+/// notifications, as the dispatcher hands them to APNs.
+@Suite struct NotificationPushTests {
+    private func text(_ request: APNsRequest) -> String { String(decoding: request.payload, as: UTF8.self) }
+
+    @Test func anAgentsNewTaskIsAVisibleNotificationWithTheContractsPayloadAndHeaders() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        let task = try push.task(agent)
+        push.settle()
+        #expect(push.sender.requests.count == 1)
+        let request = try #require(push.sender.requests.first)
+        #expect(request.environment == .production)
+        #expect(request.deviceToken == PushHarness.apnsToken)
+        #expect(request.pushType == "alert")
+        #expect(request.topic == "com.example.deck")
+        #expect(request.priority == 10)
+        #expect(request.collapseID == task.id)
+        #expect(request.expiration == nil)
+        #expect(text(request) == """
+            {"aps":{"alert":{"title":"Claude Code","subtitle":"New task","body":"Add dark mode support"},"sound":"default",\
+            "thread-id":"\(agent.key.id)","category":"TASK","interruption-level":"active"},"event":"task.created",\
+            "task_id":"\(task.id)","key_id":"\(agent.key.id)"}
+            """)
+        #expect(try push.outbox.jobCount() == 0)
+    }
+
+    @Test func theSubtitleSaysWhatTheStatusBecameAndAnUrgentTaskIsTimeSensitive() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        let task = try push.task(agent, priority: .urgent)
+        var current = try push.update(agent, task, TaskPatch(status: .inProgress))
+        current = try push.update(agent, current, TaskPatch(title: PushHarness.checked("Renamed", .taskTitle)))
+        current = try push.update(agent, current, TaskPatch(status: .done))
+        try push.tasks.delete(agent.principal, taskID: task.id)
+        push.settle()
+        let alerts = push.sender.payloads.compactMap { $0["aps"]?["alert"]?["subtitle"]?.stringValue }
+        #expect(alerts == ["New task", "Task started", "Task updated", "Task done", "Task deleted"])
+        let levels = push.sender.payloads.compactMap { $0["aps"]?["interruption-level"]?.stringValue }
+        #expect(levels == Array(repeating: "time-sensitive", count: 5))
+        #expect(push.sender.payloads.last?["event"]?.stringValue == "task.deleted")
+    }
+
+    @Test func aProgressTickANotifyFalseTaskAndTheAppsChangesAreSilent() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        let task = try push.task(agent)
+        push.settle()
+        push.sender.clear()
+        _ = try push.update(agent, task, TaskPatch(progress: .some(40), statusNote: .some(PushHarness.checked("Half", .statusNote))))
+        let quiet = try push.task(agent, "Quiet", notify: false)
+        _ = try push.tasks.update(.account(accountID: agent.accountID), taskID: task.id, TaskPatch(title: PushHarness.checked("By the app", .taskTitle)))
+        push.settle()
+        #expect(push.sender.requests.count == 3)
+        for request in push.sender.requests {
+            #expect(request.pushType == "background")
+            #expect(request.priority == 5)
+            #expect(request.collapseID == nil)
+        }
+        #expect(text(push.sender.requests[0]) == """
+            {"aps":{"content-available":1},"event":"task.updated","task_id":"\(task.id)","key_id":"\(agent.key.id)"}
+            """)
+        #expect(text(push.sender.requests[1]).contains(#""event":"task.created","task_id":"\#(quiet.id)""#))
+    }
+
+    @Test func aNewQuestionIsTimeSensitiveWithItsOptionsAndExpiryAndItsStatusChangeIsSilentWithTheSameCollapseID() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        let question = try push.ask(agent)
+        push.settle()
+        let request = try #require(push.sender.requests.first)
+        #expect(request.pushType == "alert")
+        #expect(request.collapseID == question.id)
+        #expect(request.expiration == question.expiresAt / 1000)
+        #expect(text(request) == """
+            {"aps":{"alert":{"title":"Claude Code","subtitle":"Question","body":"Deploy to production now?"},"sound":"default",\
+            "thread-id":"\(agent.key.id)","category":"QUESTION_CONFIRM","interruption-level":"time-sensitive",\
+            "mutable-content":1},"event":"question.created","question_id":"\(question.id)","kind":"confirm",\
+            "options":["Yes","No"],"task_id":null,"key_id":"\(agent.key.id)"}
+            """)
+        push.sender.clear()
+        _ = try push.questions.answer(accountID: agent.accountID, id: question.id, "Yes")
+        push.settle()
+        let update = try #require(push.sender.requests.first)
+        #expect(push.sender.requests.count == 1)
+        #expect(update.pushType == "background")
+        #expect(update.priority == 5)
+        #expect(update.collapseID == question.id)
+        #expect(text(update) == """
+            {"aps":{"content-available":1},"event":"question.updated","question_id":"\(question.id)","key_id":"\(agent.key.id)"}
+            """)
+    }
+
+    @Test func aMessageGoesToEachDeviceWithAnAPNsTokenAndCountsThem() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        try push.device(agent.accountID, id: PushHarness.watch, platform: .watchos, apns: String(repeating: "e5", count: 32))
+        let task = try push.task(agent, priority: .urgent)
+        push.settle()
+        push.sender.clear()
+        let count = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+                                                title: "Approve the deploy", body: "The build is ready.", taskID: task.id)
+        push.settle()
+        #expect(count == 2)
+        #expect(push.sender.requests.map(\.topic) == ["com.example.deck", "com.example.deck.watch"])
+        #expect(push.sender.requests.allSatisfy { $0.collapseID == nil && $0.pushType == "alert" })
+        #expect(text(push.sender.requests[0]) == """
+            {"aps":{"alert":{"title":"Claude Code","subtitle":"Approve the deploy","body":"The build is ready."},\
+            "sound":"default","thread-id":"\(agent.key.id)","category":"MESSAGE","interruption-level":"time-sensitive"},\
+            "event":"message","key_id":"\(agent.key.id)","task_id":"\(task.id)"}
+            """)
+    }
+
+    @Test func aWatchGetsNothingWithoutAWatchBundleIDButStillCounts() throws {
+        let push = try PushHarness(settings: PushSettings(bundleID: "com.example.deck"))
+        let agent = try push.agent()
+        try push.device(agent.accountID, id: PushHarness.watch, platform: .watchos)
+        let count = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+                                                title: "Hello", body: "There", taskID: nil)
+        push.settle()
+        #expect(count == 1)
+        #expect(push.sender.requests.isEmpty)
+    }
+
+    @Test func noDeviceWithATokenMeansNoMessage() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil)
+        let count = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+                                                title: "Hello", body: "There", taskID: nil)
+        #expect(count == 0)
+        #expect(try push.outbox.jobCount() == 0)
+    }
+
+    @Test func aChangeThatRollsBackLeavesNoPush() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try push.store.write { db in
+                _ = try push.planner.message(db, accountID: agent.accountID, keyID: agent.key.id, title: "t", body: "b", taskID: nil)
+                throw Boom()
+            }
+        }
+        push.settle()
+        #expect(try push.outbox.jobCount() == 0)
+        #expect(push.sender.requests.isEmpty)
+    }
+}

@@ -1,0 +1,147 @@
+import APNs
+import Clock
+import JSON
+@testable import PushDispatch
+import TestSupport
+@testable import Relaydeck
+import Testing
+
+/// What the dispatcher does with APNs's answers, and that nothing pending is lost.
+@Suite struct PushDispatcherTests {
+    @Test func a410OrBadDeviceTokenRemovesThatTokenOfTheDevice() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, start: PushHarness.startToken, widget: PushHarness.widgetToken)
+        push.sender.answer = { request in
+            request.pushType == "alert" ? .refused(status: 410, reason: "Unregistered") : .refused(status: 400, reason: "BadDeviceToken")
+        }
+        _ = try push.task(agent, status: .inProgress)
+        push.settle()
+        #expect(Set(push.sender.requests.map(\.pushType)) == ["alert", "liveactivity", "widgets"])
+        let device = try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone)
+        #expect(device.apnsToken == nil)
+        #expect(device.pushToStartToken == nil)
+        #expect(device.widgetPushToken == nil)
+        #expect(try push.outbox.jobCount() == 0)
+    }
+
+    @Test func aRefusedActivityTokenRemovesTheRegistration() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil)
+        let task = try push.task(agent, status: .inProgress)
+        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                         pushToken: PushToken(PushHarness.activityToken)!)
+        push.sender.answer = { _ in .refused(status: 410, reason: "Unregistered") }
+        _ = try push.update(agent, task, TaskPatch(progress: .some(5)))
+        push.settle()
+        #expect(push.sender.requests.count == 1)
+        #expect(try push.rowCount("live_activities") == 0)
+    }
+
+    @Test func aTokenReplacedMeanwhileStays() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        push.sender.holding = true
+        _ = try push.task(agent)
+        push.settle()
+        let newer = String(repeating: "0f", count: 32)
+        try push.device(agent.accountID, apns: newer)
+        push.sender.release(.refused(status: 410, reason: "Unregistered"))
+        push.settle()
+        #expect(try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken == newer)
+    }
+
+    @Test func aFailureWorthRetryingGoesAgainWithBackoffAndOtherRefusalsAreDropped() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        var answers: [APNsResult] = [.refused(status: 503, reason: "ServiceUnavailable"), .unreachable("connection refused"),
+                                     .delivered]
+        push.sender.answer = { _ in answers.removeFirst() }
+        _ = try push.task(agent)
+        push.settle()
+        #expect(push.sender.requests.count == 1)
+        push.advance(seconds: 1)
+        #expect(push.sender.requests.count == 2)
+        push.advance(seconds: 1)
+        #expect(push.sender.requests.count == 2)
+        push.advance(seconds: 1)
+        #expect(push.sender.requests.count == 3)
+        #expect(try push.outbox.jobCount() == 0)
+
+        push.sender.answer = { _ in .refused(status: 400, reason: "BadCollapseId") }
+        _ = try push.task(agent, "Another")
+        push.settle()
+        #expect(push.sender.requests.count == 4)
+        #expect(try push.outbox.jobCount() == 0)
+        #expect(try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken != nil)
+    }
+
+    @Test func aJobThatKeepsFailingIsDroppedAfterItsAttempts() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        push.sender.answer = { _ in .unreachable("no route") }
+        _ = try push.task(agent)
+        for _ in 0..<20 { push.advance(seconds: 300) }
+        #expect(push.sender.requests.count == PushDispatcher.maxAttempts)
+        #expect(try push.outbox.jobCount() == 0)
+    }
+
+    @Test func atMostMaxInFlightPushesWaitForAnAnswer() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        push.sender.holding = true
+        for index in 0..<(PushDispatcher.maxInFlight + 8) { _ = try push.task(agent, "Task \(index)") }
+        push.settle()
+        #expect(push.sender.requests.count == PushDispatcher.maxInFlight)
+        #expect(push.dispatcher.inFlight == PushDispatcher.maxInFlight)
+        push.sender.release()
+        push.settle()
+        #expect(push.sender.requests.count == PushDispatcher.maxInFlight + 8)
+        push.sender.release()
+        push.settle()
+        #expect(try push.outbox.jobCount() == 0)
+    }
+
+    @Test func aRestartDeliversWhatWasPending() throws {
+        let directory = TemporaryDirectory()
+        let agentAccount: String
+        do {
+            let first = try PushHarness(directory: directory)
+            let agent = try first.agent()
+            agentAccount = agent.accountID
+            try first.device(agent.accountID, widget: PushHarness.widgetToken)
+            first.sender.holding = true
+            let task = try first.task(agent)
+            first.settle()
+            // A widget reload waits in its window: due 15 s after the first.
+            _ = try first.update(agent, task, TaskPatch(progress: .some(1)))
+            first.settle()
+            #expect(first.sender.requests.count == 3)
+            #expect(try first.outbox.jobCount() == 3)
+            first.store.close()
+        }
+        let second = try PushHarness(directory: directory)
+        second.dispatcher.kick()
+        second.settle()
+        #expect(second.sender.requests.map(\.pushType) == ["alert", "widgets", "background"])
+        #expect(try second.outbox.jobCount() == 0)
+        second.advance(seconds: 15)
+        #expect(second.sender.requests.map(\.pushType) == ["alert", "widgets", "background", "widgets"])
+        #expect(try second.devices.get(accountID: agentAccount, deviceID: PushHarness.phone).widgetPushToken != nil)
+    }
+
+    @Test func theLogNamesTheFailureButNeverTheToken() throws {
+        let fields = PushDispatcher.fields(PushJob(accountID: "acc", deviceID: PushHarness.phone, tokenKind: .apns,
+                                                   environment: .production, token: PushHarness.apnsToken, pushType: "alert",
+                                                   topic: "t", priority: 10, payload: []),
+                                           status: 400, reason: "BadCollapseId")
+        #expect(fields.contains { $0.value == "400" })
+        #expect(fields.contains { $0.value == "BadCollapseId" })
+        #expect(!fields.contains { $0.value.contains(PushHarness.apnsToken) })
+    }
+}
