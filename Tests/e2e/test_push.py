@@ -1,0 +1,312 @@
+"""Pushes through APNs (push.md), against the mock APNs server of `apns_mock.py`.
+
+Each test starts its own mock (HTTP/2 over TLS, a self-signed CA passed in `APNS_CA_FILE`,
+the provider token checked against the test key) and its own relaydeckd pointed at it, then
+drives the REST and MCP routes and asserts the pushes the mock received: path, headers and
+JSON exactly as push.md shows them.
+"""
+
+import sqlite3
+import time
+
+import pytest
+
+from api import create_account, create_key, create_task
+from apns_mock import APNsMock
+from http_clients import PythonClient
+from mcp_support import tool
+from server_process import wait_until
+from test_devices import BODY, PHONE, TABLET, put_device
+
+BUNDLE = "com.example.relaydeck"
+WATCH_BUNDLE = "com.example.relaydeck.watchkitapp"
+APNS = "a1" * 32
+WATCH_APNS = "e5" * 32
+START = "b2" * 32
+WIDGET = "c3" * 32
+ACTIVITY = "d4" * 32
+
+
+@pytest.fixture
+def mock():
+    server = APNsMock().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def push_server(mock, start_server, tmp_path):
+    """relaydeckd with push on, talking to `mock`."""
+    def start(workdir=None, name="relaydeckd"):
+        return start_server({
+            "RATE_LIMIT_REQUESTS_PER_MINUTE": "1000000",
+            "APNS_TEAM_ID": mock.team_id, "APNS_KEY_ID": mock.key_id,
+            "APNS_PRIVATE_KEY_FILE": mock.private_key_file, "APNS_BUNDLE_ID": BUNDLE,
+            "APNS_WATCH_BUNDLE_ID": WATCH_BUNDLE, "APNS_PRODUCTION_URL": mock.url, "APNS_SANDBOX_URL": mock.url,
+            "APNS_CA_FILE": mock.ca_file,
+        }, workdir=workdir or tmp_path, name=name)
+    return start
+
+
+@pytest.fixture
+def deck(push_server):
+    """A push server, an account with a phone (an APNs token) and a key `Claude Code`."""
+    server = push_server()
+    client = PythonClient(server.host, server.port)
+    account, token = create_account(client)
+    key, secret = create_key(client, token, "Claude Code")
+    assert put_device(client, token, PHONE, apns_token=APNS).status == 200
+    return server, client, account, token, key, secret
+
+
+def headers(request) -> dict:
+    return {name: value for name, value in request.headers.items() if name.startswith("apns-")}
+
+
+def requests_for(mock, token):
+    return [request for request in mock.requests if request.device_token == token]
+
+
+def push_type(mock, kind):
+    return [request for request in mock.requests if request.headers.get("apns-push-type") == kind]
+
+
+def test_an_agents_task_is_a_visible_notification_and_its_progress_ticks_are_silent(deck, mock):
+    server, client, _, token, key, secret = deck
+    task = create_task(client, secret=secret, title="Add dark mode support", priority="urgent")
+    [request] = mock.wait_for(1)
+    assert request.method == "POST"
+    assert request.path == f"/3/device/{APNS}"
+    assert request.jwt_error is None
+    assert request.status == 200
+    assert headers(request) == {"apns-push-type": "alert", "apns-topic": BUNDLE, "apns-priority": "10",
+                                "apns-collapse-id": task["id"]}
+    assert request.json == {
+        "aps": {"alert": {"title": "Claude Code", "subtitle": "New task", "body": "Add dark mode support"},
+                "sound": "default", "thread-id": key["id"], "category": "TASK", "interruption-level": "time-sensitive"},
+        "event": "task.created", "task_id": task["id"], "key_id": key["id"]}
+
+    response = client.call("PATCH", f"/v1/tasks/{task['id']}", json={"progress": 40, "status_note": "Halfway"},
+                           api_key=secret)
+    assert response.status == 200, response
+    response = client.call("PATCH", f"/v1/tasks/{task['id']}", json={"status": "done"}, api_key=secret)
+    assert response.status == 200, response
+    response = client.call("PATCH", f"/v1/tasks/{task['id']}", json={"title": "Renamed"}, token=token)
+    assert response.status == 200, response
+    tick, done, by_app = mock.wait_for(4)[1:]
+    silent = {"apns-push-type": "background", "apns-topic": BUNDLE, "apns-priority": "5"}
+    assert headers(tick) == silent
+    assert tick.json == {"aps": {"content-available": 1}, "event": "task.updated", "task_id": task["id"],
+                         "key_id": key["id"]}
+    assert done.json["aps"]["alert"]["subtitle"] == "Task done"
+    assert headers(by_app) == silent
+    assert by_app.json["event"] == "task.updated"
+
+
+def test_a_task_with_notify_false_is_silent_and_its_deletion_too(deck, mock):
+    _, client, _, _, key, secret = deck
+    task = create_task(client, secret=secret, title="Quiet", notify=False)
+    response = client.call("DELETE", f"/v1/tasks/{task['id']}", api_key=secret)
+    assert response.status == 204, response
+    created, deleted = mock.wait_for(2)
+    assert headers(created)["apns-push-type"] == "background"
+    assert deleted.json == {"aps": {"content-available": 1}, "event": "task.deleted", "task_id": task["id"],
+                            "key_id": key["id"]}
+
+
+def test_a_question_is_time_sensitive_until_it_expires_and_its_answer_is_silent(deck, mock):
+    _, client, _, token, key, secret = deck
+    response = client.call("POST", "/v1/questions", json={"prompt": "Deploy to production now?", "expires_in": 600},
+                           api_key=secret)
+    assert response.status == 201, response
+    question = response.json
+    [created] = mock.wait_for(1)
+    assert headers(created) == {"apns-push-type": "alert", "apns-topic": BUNDLE, "apns-priority": "10",
+                                "apns-collapse-id": question["id"],
+                                "apns-expiration": str(int(question["expires_at"]))}
+    assert created.json == {
+        "aps": {"alert": {"title": "Claude Code", "subtitle": "Question", "body": "Deploy to production now?"},
+                "sound": "default", "thread-id": key["id"], "category": "QUESTION_CONFIRM",
+                "interruption-level": "time-sensitive", "mutable-content": 1},
+        "event": "question.created", "question_id": question["id"], "kind": "confirm", "options": ["Yes", "No"],
+        "task_id": None, "key_id": key["id"]}
+    response = client.call("POST", f"/v1/questions/{question['id']}/answer", json={"answer": "Yes"}, token=token)
+    assert response.status == 200, response
+    answered = mock.wait_for(2)[1]
+    assert headers(answered) == {"apns-push-type": "background", "apns-topic": BUNDLE, "apns-priority": "5",
+                                 "apns-collapse-id": question["id"]}
+    assert answered.json == {"aps": {"content-available": 1}, "event": "question.updated",
+                             "question_id": question["id"], "key_id": key["id"]}
+
+
+def test_notify_user_reports_the_devices_and_sends_to_each_with_its_topic(deck, mock):
+    _, client, _, token, key, secret = deck
+    assert put_device(client, token, TABLET, platform="watchos", apns_token=WATCH_APNS).status == 200
+    task = create_task(client, secret=secret, title="Deploy", notify=False)
+    mock.wait_for(2)
+    result = tool(client, secret, "notify_user", {"title": "Approve the deploy", "body": "The build is ready.",
+                                                  "task_id": task["id"]})
+    assert result.get("isError") is not True, result
+    assert result["structuredContent"] == {"sent": True, "devices": 2}
+    phone, watch = mock.wait_for(4)[2:]
+    assert phone.device_token == APNS and watch.device_token == WATCH_APNS
+    assert headers(phone) == {"apns-push-type": "alert", "apns-topic": BUNDLE, "apns-priority": "10"}
+    assert headers(watch)["apns-topic"] == WATCH_BUNDLE
+    assert phone.json == {
+        "aps": {"alert": {"title": "Claude Code", "subtitle": "Approve the deploy", "body": "The build is ready."},
+                "sound": "default", "thread-id": key["id"], "category": "MESSAGE", "interruption-level": "active"},
+        "event": "message", "key_id": key["id"], "task_id": task["id"]}
+
+
+def test_notify_user_without_a_device_token_sends_nothing(push_server, mock):
+    server = push_server()
+    client = PythonClient(server.host, server.port)
+    _, token = create_account(client)
+    _, secret = create_key(client, token, "Claude Code")
+    assert put_device(client, token, PHONE).status == 200
+    result = tool(client, secret, "notify_user", {"title": "Hello", "body": "Nobody listens."})
+    assert result["structuredContent"] == {"sent": False, "devices": 0}
+    time.sleep(0.5)
+    assert mock.requests == []
+
+
+def test_live_activity_start_update_and_end(deck, mock):
+    server, client, _, token, key, secret = deck
+    assert put_device(client, token, PHONE, push_to_start_token=START).status == 200
+    task = create_task(client, secret=secret, title="Ship it", status="in_progress", notify=False)
+    mock.wait_until(lambda m: len(push_type(m, "liveactivity")) == 1)
+    [start] = push_type(mock, "liveactivity")
+    assert start.device_token == START
+    assert headers(start) == {"apns-push-type": "liveactivity", "apns-topic": BUNDLE + ".push-type.liveactivity",
+                              "apns-priority": "10"}
+    aps = start.json["aps"]
+    now = aps["timestamp"]
+    assert abs(now - time.time()) < 60
+    assert aps == {
+        "timestamp": now, "event": "start",
+        "content-state": {"title": "Ship it", "status": "in_progress", "progress": None, "note": None,
+                          "updatedAt": task["updated_at"], "question": None},
+        "stale-date": now + 1800, "relevance-score": 75, "attributes-type": "TaskActivityAttributes",
+        "attributes": {"taskID": task["id"], "keyLabel": "Claude Code"},
+        "alert": {"title": "Claude Code", "body": "Ship it"}}
+
+    response = client.call("PUT", f"/v1/tasks/{task['id']}/live-activity", json={"device_id": PHONE, "push_token": ACTIVITY},
+                           token=token)
+    assert response.status == 204, response
+    response = client.call("POST", "/v1/questions", json={"prompt": "Which region?", "kind": "choice",
+                                                          "options": ["EU", "US"], "task_id": task["id"]}, api_key=secret)
+    assert response.status == 201, response
+    question = response.json
+    mock.wait_until(lambda m: len(requests_for(m, ACTIVITY)) == 1)
+    [update] = requests_for(mock, ACTIVITY)
+    assert headers(update) == {"apns-push-type": "liveactivity", "apns-topic": BUNDLE + ".push-type.liveactivity",
+                               "apns-priority": "10"}
+    aps = update.json["aps"]
+    assert aps["event"] == "update"
+    assert aps["relevance-score"] == 100
+    assert aps["stale-date"] == aps["timestamp"] + 1800
+    assert aps["content-state"]["question"] == {"id": question["id"], "prompt": "Which region?", "kind": "choice",
+                                                "options": ["EU", "US"]}
+
+    time.sleep(5.2)
+    response = client.call("PATCH", f"/v1/tasks/{task['id']}", json={"status": "done"}, api_key=secret)
+    assert response.status == 200, response
+    done = response.json
+    mock.wait_until(lambda m: any(r.json["aps"]["event"] == "end" for r in requests_for(m, ACTIVITY)))
+    end = [r for r in requests_for(mock, ACTIVITY) if r.json["aps"]["event"] == "end"][0]
+    aps = end.json["aps"]
+    assert set(aps) == {"timestamp", "event", "content-state", "dismissal-date"}
+    assert aps["dismissal-date"] == aps["timestamp"] + 900
+    assert aps["content-state"] == {"title": "Ship it", "status": "done", "progress": 100, "note": None,
+                                    "updatedAt": done["updated_at"],
+                                    "question": {"id": question["id"], "prompt": "Which region?", "kind": "choice",
+                                                 "options": ["EU", "US"]}}
+    with sqlite3.connect(server.env["DATABASE_PATH"]) as db:
+        assert db.execute("SELECT count(*) FROM live_activities").fetchone()[0] == 0
+
+
+def test_live_activity_updates_are_at_most_one_in_five_seconds_with_the_last_state(deck, mock):
+    _, client, _, token, _, secret = deck
+    task = create_task(client, secret=secret, title="Ticks", status="in_progress", notify=False)
+    response = client.call("PUT", f"/v1/tasks/{task['id']}/live-activity", json={"device_id": PHONE, "push_token": ACTIVITY},
+                           token=token)
+    assert response.status == 204, response
+    started = time.monotonic()
+    for progress in (10, 20, 30, 40):
+        response = client.call("PATCH", f"/v1/tasks/{task['id']}", json={"progress": progress}, api_key=secret)
+        assert response.status == 200, response
+    mock.wait_until(lambda m: len(requests_for(m, ACTIVITY)) >= 1)
+    time.sleep(1)
+    updates = requests_for(mock, ACTIVITY)
+    if time.monotonic() - started < 4.5:
+        assert len(updates) == 1
+    assert updates[0].json["aps"]["content-state"]["progress"] == 10
+    mock.wait_until(lambda m: len(requests_for(m, ACTIVITY)) >= 2, timeout=15)
+    assert time.monotonic() - started >= 4.5
+    trailing = requests_for(mock, ACTIVITY)[1]
+    assert trailing.json["aps"]["content-state"]["progress"] == 40
+    time.sleep(6)
+    assert len(requests_for(mock, ACTIVITY)) == 2
+
+
+def test_widget_reloads_are_at_most_one_in_fifteen_seconds_with_a_trailing_one(deck, mock):
+    _, client, _, token, _, secret = deck
+    assert put_device(client, token, PHONE, widget_push_token=WIDGET).status == 200
+    started = time.monotonic()
+    task = create_task(client, secret=secret, title="Widgets", notify=False)
+    for progress in (1, 2, 3):
+        client.call("PATCH", f"/v1/tasks/{task['id']}", json={"progress": progress}, api_key=secret)
+    mock.wait_until(lambda m: len(requests_for(m, WIDGET)) >= 1)
+    [first] = requests_for(mock, WIDGET)
+    assert headers(first) == {"apns-push-type": "widgets", "apns-topic": BUNDLE + ".push-type.widgets",
+                              "apns-priority": "5"}
+    assert first.json == {"aps": {"content-changed": True}}
+    mock.wait_until(lambda m: len(requests_for(m, WIDGET)) >= 2, timeout=25)
+    assert time.monotonic() - started >= 14
+    time.sleep(2)
+    assert len(requests_for(mock, WIDGET)) == 2
+
+
+def test_a_refused_token_is_removed_from_the_device(deck, mock):
+    server, client, account, token, _, secret = deck
+    assert put_device(client, token, PHONE, apns_token=APNS, widget_push_token=WIDGET).status == 200
+    mock.fail_next(410, token=APNS, count=None)
+    mock.fail_next(400, "BadDeviceToken", token=WIDGET, count=None)
+    create_task(client, secret=secret, title="Gone")
+    mock.wait_until(lambda m: len(m.requests) >= 2)
+
+    def tokens():
+        with sqlite3.connect(server.env["DATABASE_PATH"]) as db:
+            return db.execute("SELECT apns_token, widget_push_token FROM devices WHERE account_id = ? AND id = ?",
+                              (account["id"], PHONE)).fetchone()
+    wait_until(lambda: tokens() == (None, None), timeout=10, message="the refused tokens are removed")
+    assert APNS not in server.log() and WIDGET not in server.log()
+
+
+def test_a_push_refused_with_503_is_sent_again(deck, mock):
+    _, client, _, _, _, secret = deck
+    mock.fail_next(503, count=2)
+    task = create_task(client, secret=secret, title="Retry")
+    mock.wait_until(lambda m: any(r.status == 200 for r in m.requests), timeout=30)
+    delivered = [r for r in mock.requests if r.status == 200]
+    assert delivered[0].json["task_id"] == task["id"]
+    assert [r.status for r in mock.requests][:2] == [503, 503]
+
+
+def test_a_restart_delivers_the_pushes_that_were_pending(deck, mock, push_server, tmp_path):
+    server, client, _, _, _, secret = deck
+    mock.fail_next(503, count=None)
+    task = create_task(client, secret=secret, title="Survives a crash")
+    mock.wait_for(1)
+    with sqlite3.connect(server.env["DATABASE_PATH"]) as db:
+        assert db.execute("SELECT count(*) FROM push_jobs").fetchone()[0] >= 1
+    server.kill9()
+    server.expected_exit_code = None
+    mock.clear_failures()
+    restarted = push_server(workdir=tmp_path, name="relaydeckd-restarted")
+    mock.wait_until(lambda m: any(r.status == 200 for r in m.requests), timeout=20)
+    delivered = [r for r in mock.requests if r.status == 200]
+    assert delivered[0].json["task_id"] == task["id"]
+    with sqlite3.connect(restarted.env["DATABASE_PATH"]) as db:
+        wait_until(lambda: db.execute("SELECT count(*) FROM push_jobs").fetchone()[0] == 0, timeout=10,
+                   message="the outbox is empty")
