@@ -24,6 +24,21 @@ import Testing
         #expect(MCPClient.text(invalid).contains("body: Required."))
     }
 
+    @Test func notifyUserWithPushOnCountsTheDevicesWithAnAPNsTokenAndQueuesOnePushEach() throws {
+        let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck"), clock: api.clock)
+        api.services.hub.planner = planner
+        let outbox = Outbox(store: api.services.store, clock: api.clock, planner: planner)
+        let none = try client.call("notify_user", #"{"title": "Deploy", "body": "Done."}"#)
+        #expect(none["structuredContent"]?.description == #"{"sent":false,"devices":0}"#)
+        let device = #"{"platform": "ios", "model": "iPhone18,1", "os_version": "27.0", "app_version": "1.0", "#
+            + #""apns_environment": "production", "apns_token": "a1b2a1b2a1b2a1b2a1b2a1b2a1b2a1b2"}"#
+        #expect(try api.send("PUT", "/v1/devices/dev_3f2b8c1e-5a4d-4e6f-9b7a-1c2d3e4f5a6b", [bearer(token)], body: device).status == 200)
+        let sent = try client.call("notify_user", #"{"title": "Deploy", "body": "Done."}"#)
+        #expect(sent["structuredContent"]?.description == #"{"sent":true,"devices":1}"#)
+        #expect(MCPClient.text(sent).hasPrefix("Sent to 1 device."))
+        #expect(try outbox.jobCount() == 1)
+    }
+
     @Test func askUserWithoutAWaitReturnsThePendingQuestion() throws {
         let asked = try client.call("ask_user", #"{"prompt": "Deploy now?", "wait_seconds": 0}"#)
         let question = try #require(asked["structuredContent"])
