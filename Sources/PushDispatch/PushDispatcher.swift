@@ -30,6 +30,9 @@ public final class PushDispatcher {
     private var drainQueued = false
     private var timer: LoopTimer?
     private var timerDue: Int64?
+    /// After `stop`: answers that still come change nothing, so what was in flight stays in
+    /// the outbox for the next start.
+    private var stopped = false
 
     public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending) {
         self.loop = loop
@@ -43,13 +46,14 @@ public final class PushDispatcher {
 
     /// Drains soon: after the current event (a request and its answer) is handled.
     public func kick() {
-        guard !drainQueued else { return }
+        guard !drainQueued, !stopped else { return }
         drainQueued = true
         loop.runSoon { [weak self] in self?.drain() }
     }
 
     private func drain() {
         drainQueued = false
+        guard !stopped else { return }
         do {
             try outbox.openDueWindows()
             let free = Self.maxInFlight - sending.count
@@ -74,6 +78,7 @@ public final class PushDispatcher {
 
     private func finished(_ job: PushJob, _ result: APNsResult) {
         sending.remove(job.id)
+        guard !stopped else { return }
         do {
             switch result {
             case .delivered:
@@ -141,8 +146,10 @@ public final class PushDispatcher {
         }
     }
 
-    /// Stops the timer (at the server's stop; the outbox keeps what was not sent).
+    /// Stops for good (at the server's stop, before the store closes): no more drains, and
+    /// the outbox keeps what was not sent or not answered.
     public func stop() {
+        stopped = true
         if let timer { loop.cancel(timer) }
         timer = nil
         timerDue = nil

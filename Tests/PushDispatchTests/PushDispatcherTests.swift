@@ -145,3 +145,20 @@ import Testing
         #expect(!fields.contains { $0.value.contains(PushHarness.apnsToken) })
     }
 }
+
+@Suite struct PushDispatcherStopTests {
+    @Test func answersAfterTheStopLeaveTheJobsForTheNextStart() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        push.sender.holding = true
+        _ = try push.task(agent)
+        push.settle()
+        push.dispatcher.stop()
+        push.sender.release(.unreachable("the APNs client is shut down"))
+        _ = try push.task(agent, "After the stop")
+        push.settle()
+        #expect(push.sender.requests.count == 1)
+        #expect(try push.outbox.jobCount() == 2)
+    }
+}
