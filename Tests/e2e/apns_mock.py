@@ -82,6 +82,8 @@ class Request:
     jwt_claims: dict | None = None
     status: int = 0
     reason: str | None = None
+    # Streams of all connections open when this one ended (this one included).
+    open_streams: int = 0
 
     @property
     def json(self):
@@ -91,7 +93,8 @@ class Request:
         return {"event": "request", "method": self.method, "path": self.path, "headers": self.headers,
                 "body": self.body.decode("utf-8", "replace"), "connection": self.connection,
                 "stream_id": self.stream_id, "device_token": self.device_token, "jwt_error": self.jwt_error,
-                "jwt_claims": self.jwt_claims, "status": self.status, "reason": self.reason}
+                "jwt_claims": self.jwt_claims, "status": self.status, "reason": self.reason,
+                "open_streams": self.open_streams}
 
 
 @dataclass
@@ -369,7 +372,8 @@ class APNsMock:
             request = Request(method=headers.get(":method", ""), path=path,
                               headers={k: v for k, v in headers.items() if not k.startswith(":")},
                               body=bytes(stream["body"]), connection=number, stream_id=stream_id,
-                              device_token=token, jwt_error=jwt_error, jwt_header=jwt_header, jwt_claims=claims)
+                              device_token=token, jwt_error=jwt_error, jwt_header=jwt_header, jwt_claims=claims,
+                              open_streams=self._open_streams)
             rule = self._take_rule(token)
             if rule is not None and rule.answer == "goaway":
                 # The request is left unprocessed: last-stream-id below it, so the client
