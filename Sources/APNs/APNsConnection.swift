@@ -144,7 +144,9 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
                 guard let self, let stream else { return }
                 stream.timedOut = true
                 self.http2?.cancel(stream: id)
+                // Sending the RST_STREAM closes the stream: its outcome is reported here.
                 self.flush()
+                self.handleEnded()
             }
             streams[id] = stream
             started = true

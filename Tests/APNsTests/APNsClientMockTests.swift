@@ -201,6 +201,35 @@ import JSON
         #expect(reason.contains("Connection refused"), "\(reason)")
     }
 
+    @Test(.enabled(if: MockAPNsProcess.unavailable == nil, "make deps builds .venv with h2"))
+    func anUnansweredPingClosesTheConnection() throws {
+        let harness = try Harness(mockArguments: ["--stall-after", "1"]) {
+            $0.idlePingInterval = .milliseconds(100)
+            $0.pingTimeout = .milliseconds(300)
+        }
+        #expect(harness.send([push()]) == [.delivered])
+        #expect(harness.client.connection(for: .production) != nil)
+        harness.run(seconds: 5) { harness.client.connection(for: .production) == nil }
+        #expect(harness.client.connection(for: .production) == nil)
+        // The mock stopped reading after the push, so the PING went unanswered.
+        #expect(harness.mock.events("stalled").count == 1)
+        #expect(harness.mock.events("ping").isEmpty)
+    }
+
+    @Test(.enabled(if: MockAPNsProcess.unavailable == nil, "make deps builds .venv with h2"))
+    func aPushWithoutAnAnswerTimesOutAndEndsUnreachable() throws {
+        let harness = try Harness(mockArguments: ["--stall-after", "0"]) {
+            $0.requestTimeout = .milliseconds(200)
+            $0.retry = APNsRetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(10))
+        }
+        let results = harness.send([push()])
+        guard case .unreachable(let reason)? = results.first else {
+            Issue.record("not unreachable: \(results)")
+            return
+        }
+        #expect(reason.hasSuffix("within 200 ms"), "\(reason)")
+    }
+
     @Test func aServiceThatCannotBeReachedEndsAsUnreachableAfterTheRetries() throws {
         let loop = try EventLoop()
         let directory = TemporaryDirectory()

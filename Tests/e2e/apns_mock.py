@@ -19,10 +19,10 @@ In a test (a thread of its own runs the server):
     mock.stop()
 
 As a program (for tests in other languages): `python apns_mock.py --ready-file F
---events-file E [--max-streams N] [--delay-ms D] [--script 429,200,goaway,...]`. It writes
+--events-file E [--max-streams N] [--delay-ms D] [--script 429,200,goaway,...] [--stall-after N]`. It writes
 `{"port", "url", "ca_file", "private_key_file", "team_id", "key_id"}` to F (atomically) once
 it listens, appends one JSON line per event to E (`connection`, `request`, `ping`, `goaway`,
-`closed`), and stops on SIGTERM. The script answers the next requests in order; after it,
+`stalled`, `closed`), and stops on SIGTERM. The script answers the next requests in order; after it,
 `200`.
 """
 
@@ -171,12 +171,15 @@ class APNsMock:
 
     def __init__(self, *, max_concurrent_streams: int = 1000, delay: float = 0.0, team_id: str = DEFAULT_TEAM_ID,
                  key_id: str = DEFAULT_KEY_ID, private_key_pem: str | None = None, directory: str | None = None,
-                 events_file: str | None = None):
+                 events_file: str | None = None, stall_after: int | None = None):
         self.team_id = team_id
         self.key_id = key_id
         self.max_concurrent_streams = max_concurrent_streams
         # Seconds before each answer, so that streams stay open side by side.
         self.delay = delay
+        # Once this many requests were received, stop reading every connection (but keep it
+        # open): a server that hangs, for PING and request timeouts.
+        self.stall_after = stall_after
         if private_key_pem is None:
             key = ec.generate_private_key(ec.SECP256R1())
             private_key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -412,6 +415,9 @@ class APNsMock:
 
         try:
             while True:
+                if self.stall_after is not None and len(self.requests) >= self.stall_after:
+                    self._event({"event": "stalled", "connection": number})
+                    await asyncio.Event().wait()
                 data = await reader.read(65536)
                 if not data:
                     break
@@ -478,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delay-ms", type=int, default=0, help="wait this long before each answer")
     parser.add_argument("--script", default="", help="answers of the next requests in order: 429,200,goaway,"
                         "400:BadDeviceToken,403:ExpiredProviderToken,...")
+    parser.add_argument("--stall-after", type=int, help="stop reading once this many requests came")
     parser.add_argument("--private-key-file", help="the provider key (.p8) the client signs with; made up if absent")
     parser.add_argument("--team-id", default=DEFAULT_TEAM_ID)
     parser.add_argument("--key-id", default=DEFAULT_KEY_ID)
@@ -487,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     directory = os.path.dirname(os.path.abspath(args.ready_file))
     mock = APNsMock(max_concurrent_streams=args.max_streams, delay=args.delay_ms / 1000, team_id=args.team_id,
                     key_id=args.key_id, private_key_pem=key_pem, directory=directory,
-                    events_file=args.events_file)
+                    events_file=args.events_file, stall_after=args.stall_after)
     for item in filter(None, args.script.split(",")):
         answer, _, reason = item.partition(":")
         mock.fail_next(answer if answer == "goaway" else int(answer), reason or None)
