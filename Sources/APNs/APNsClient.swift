@@ -74,13 +74,14 @@ public final class APNsClient: APNsSending {
 
     public func send(_ request: APNsRequest, completion: @escaping (APNsResult) -> Void) {
         let attempt = APNsAttempt(request: request, completion: completion)
+        // Results known at once still arrive after `send` returns, like every other.
         if closed {
-            finish(attempt, .unreachable("the APNs client is shut down"))
+            loop.runSoon { [self] in finish(attempt, .unreachable("the APNs client is shut down")) }
             return
         }
         if let problem = APNsHeaders.problem(in: request) {
             // What APNs itself would answer; it never leaves the process.
-            finish(attempt, .refused(status: 400, reason: problem))
+            loop.runSoon { [self] in finish(attempt, .refused(status: 400, reason: problem)) }
             return
         }
         dispatch(attempt)

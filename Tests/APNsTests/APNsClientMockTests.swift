@@ -5,7 +5,16 @@ import Testing
 import TestSupport
 import EventLoop
 import JSON
+import Logging
+import Synchronization
 @testable import APNs
+
+/// Log lines captured from any thread.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
 
 /// The client against the mock APNs server (Tests/e2e/apns_mock.py, HTTP/2 on h2 over TLS),
 /// over loopback: what a push looks like on the wire, and how each answer ends it.
@@ -107,6 +116,9 @@ import JSON
     @Test(.enabled(if: MockAPNsProcess.unavailable == nil, "make deps builds .venv with h2"))
     func goneAndBadTokensAreRefusedWithTheirReasonAtOnce() throws {
         let harness = try Harness(mockArguments: ["--script", "410,400:BadDeviceToken,413:PayloadTooLarge"])
+        let lines = LogLines()
+        Log.capture { line in lines.append(line) }
+        defer { Log.capture(nil) }
         let results = harness.send([push()])
         #expect(results == [.refused(status: 410, reason: "Unregistered")])
         #expect(results[0]?.tokenIsInvalid == true)
@@ -114,6 +126,14 @@ import JSON
         #expect(harness.send([push()]) == [.refused(status: 413, reason: "PayloadTooLarge")])
         // None of them was tried again.
         #expect(harness.mock.requests.count == 3)
+        // Logged with status and reason, never with the device token or the provider token.
+        let logged = lines.all.joined(separator: "\n")
+        #expect(logged.contains("status=410") && logged.contains("reason=Unregistered"), "\(logged)")
+        #expect(logged.contains("reason=BadDeviceToken"), "\(logged)")
+        #expect(!logged.contains(token))
+        let jwt = try #require(harness.mock.requests.first?["headers"]?["authorization"]?.stringValue?.dropFirst(7))
+        #expect(!logged.contains(jwt.prefix(20)))
+        #expect(!logged.contains("PRIVATE KEY"))
     }
 
     @Test(.enabled(if: MockAPNsProcess.unavailable == nil, "make deps builds .venv with h2"))
@@ -282,6 +302,8 @@ import JSON
         let client = try APNsClient(configuration: configuration, loop: loop)
         var result: APNsResult?
         client.send(push("../../admin")) { result = $0 }
+        #expect(result == nil, "the completion ran inside send")
+        loop.runOnce(maxWait: .milliseconds(10))
         #expect(result == .refused(status: 400, reason: "BadDeviceToken"))
     }
 
