@@ -77,9 +77,6 @@ extension CommandLine {
         }
         Log.configure(level: config.logLevel, format: config.logFormat)
         raiseDescriptorLimit()
-        if config.apns != nil {
-            Log.warn("push is not implemented in this version: the APNS_* settings are checked but not used yet")
-        }
         do {
             return try Daemon(config: config, environment: environment).run()
         } catch {

@@ -6,24 +6,41 @@ import PushDispatch
 import Relaydeck
 
 /// The wiring of push (`push.md`): the planner on the hub, so every change writes its pushes
-/// to the outbox in its own transaction, and the dispatcher that drains the outbox through
-/// the APNs client after each commit.
-enum PushWiring {
-    /// Makes the sender for a loop: the APNs client for the configured settings.
-    typealias SenderFactory = (EventLoop) throws -> any APNsSending
+/// to the outbox in its own transaction; the APNs client; and the dispatcher that drains the
+/// outbox through the client after each commit.
+struct PushWiring {
+    let client: APNsClient
+    let dispatcher: PushDispatcher
 
-    /// Installs push on `services` when `config.apns` is set; nil when push is off.
-    static func install(_ apns: Config.APNs?, services: Services, loop: EventLoop,
-                        makeSender: SenderFactory?) throws -> PushDispatcher? {
-        guard let apns, let makeSender else { return nil }
+    /// Installs push on `services` when `apns` is set (all four required settings); nil when
+    /// push is off. Throws when the client cannot use the settings (the key is no P-256 key,
+    /// the CA file does not load).
+    static func install(_ apns: Config.APNs?, services: Services, loop: EventLoop) throws -> PushWiring? {
+        guard let apns else { return nil }
+        let configuration = APNsConfiguration(
+            teamID: apns.teamID, keyID: apns.keyID, privateKeyPEM: apns.privateKeyPEM,
+            productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, caFile: apns.caFile)
+        let client = try APNsClient(configuration: configuration, loop: loop)
         let clock = SystemClock.shared
         let planner = PushPlanner(settings: PushSettings(bundleID: apns.bundleID, watchBundleID: apns.watchBundleID),
                                   clock: clock)
         let dispatcher = PushDispatcher(loop: loop, clock: clock,
                                         outbox: Outbox(store: services.store, clock: clock, planner: planner),
-                                        sender: try makeSender(loop))
+                                        sender: client)
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
         services.hub.planner = planner
-        return dispatcher
+        return PushWiring(client: client, dispatcher: dispatcher)
+    }
+
+    /// Sends what a previous run left in the outbox.
+    func start() {
+        dispatcher.kick()
+    }
+
+    /// At the stop, before the store closes: nothing more is sent, and what was in flight
+    /// stays in the outbox for the next start.
+    func stop() {
+        dispatcher.stop()
+        client.shutdown()
     }
 }

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import API
 import EventLoop
-import PushDispatch
 import HTTP
 import Logging
 import Relaydeck
@@ -20,11 +19,11 @@ final class Daemon {
     private let maintenance: Maintenance
     private let notifier: SystemdNotifier?
     /// Nil while push is off.
-    private let pushes: PushDispatcher?
+    private let pushes: PushWiring?
     private var addresses: [String] = []
     private var stopping = false
 
-    init(config: Config, environment: [String: String], apnsSender: PushWiring.SenderFactory? = nil) throws {
+    init(config: Config, environment: [String: String]) throws {
         self.config = config
         self.environment = environment
         loop = try EventLoop()
@@ -44,7 +43,7 @@ final class Daemon {
         apiConfiguration.appAttest = try config.appAttestSettings()
         apiConfiguration.publicOrigin = config.publicURL
         apiConfiguration.serverVersion = Version.current
-        pushes = try PushWiring.install(config.apns, services: services, loop: loop, makeSender: apnsSender)
+        pushes = try PushWiring.install(config.apns, services: services, loop: loop)
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
@@ -77,7 +76,7 @@ final class Daemon {
         maintenance.kick()
         maintenance.startRetention()
         // What a previous run left in the outbox goes now.
-        pushes?.kick()
+        pushes?.start()
         do {
             try listen()
         } catch {

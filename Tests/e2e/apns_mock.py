@@ -19,10 +19,10 @@ In a test (a thread of its own runs the server):
     mock.stop()
 
 As a program (for tests in other languages): `python apns_mock.py --ready-file F
---events-file E [--max-streams N] [--delay-ms D] [--script 429,200,goaway,...]`. It writes
+--events-file E [--max-streams N] [--delay-ms D] [--script 429,200,goaway,...] [--stall-after N]`. It writes
 `{"port", "url", "ca_file", "private_key_file", "team_id", "key_id"}` to F (atomically) once
 it listens, appends one JSON line per event to E (`connection`, `request`, `ping`, `goaway`,
-`closed`), and stops on SIGTERM. The script answers the next requests in order; after it,
+`stalled`, `closed`), and stops on SIGTERM. The script answers the next requests in order; after it,
 `200`.
 """
 
@@ -82,6 +82,8 @@ class Request:
     jwt_claims: dict | None = None
     status: int = 0
     reason: str | None = None
+    # Streams of all connections open when this one ended (this one included).
+    open_streams: int = 0
 
     @property
     def json(self):
@@ -91,7 +93,8 @@ class Request:
         return {"event": "request", "method": self.method, "path": self.path, "headers": self.headers,
                 "body": self.body.decode("utf-8", "replace"), "connection": self.connection,
                 "stream_id": self.stream_id, "device_token": self.device_token, "jwt_error": self.jwt_error,
-                "jwt_claims": self.jwt_claims, "status": self.status, "reason": self.reason}
+                "jwt_claims": self.jwt_claims, "status": self.status, "reason": self.reason,
+                "open_streams": self.open_streams}
 
 
 @dataclass
@@ -168,12 +171,15 @@ class APNsMock:
 
     def __init__(self, *, max_concurrent_streams: int = 1000, delay: float = 0.0, team_id: str = DEFAULT_TEAM_ID,
                  key_id: str = DEFAULT_KEY_ID, private_key_pem: str | None = None, directory: str | None = None,
-                 events_file: str | None = None):
+                 events_file: str | None = None, stall_after: int | None = None):
         self.team_id = team_id
         self.key_id = key_id
         self.max_concurrent_streams = max_concurrent_streams
         # Seconds before each answer, so that streams stay open side by side.
         self.delay = delay
+        # Once this many requests were received, stop reading every connection (but keep it
+        # open): a server that hangs, for PING and request timeouts.
+        self.stall_after = stall_after
         if private_key_pem is None:
             key = ec.generate_private_key(ec.SECP256R1())
             private_key_pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
@@ -369,7 +375,8 @@ class APNsMock:
             request = Request(method=headers.get(":method", ""), path=path,
                               headers={k: v for k, v in headers.items() if not k.startswith(":")},
                               body=bytes(stream["body"]), connection=number, stream_id=stream_id,
-                              device_token=token, jwt_error=jwt_error, jwt_header=jwt_header, jwt_claims=claims)
+                              device_token=token, jwt_error=jwt_error, jwt_header=jwt_header, jwt_claims=claims,
+                              open_streams=self._open_streams)
             rule = self._take_rule(token)
             if rule is not None and rule.answer == "goaway":
                 # The request is left unprocessed: last-stream-id below it, so the client
@@ -408,6 +415,9 @@ class APNsMock:
 
         try:
             while True:
+                if self.stall_after is not None and len(self.requests) >= self.stall_after:
+                    self._event({"event": "stalled", "connection": number})
+                    await asyncio.Event().wait()
                 data = await reader.read(65536)
                 if not data:
                     break
@@ -474,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delay-ms", type=int, default=0, help="wait this long before each answer")
     parser.add_argument("--script", default="", help="answers of the next requests in order: 429,200,goaway,"
                         "400:BadDeviceToken,403:ExpiredProviderToken,...")
+    parser.add_argument("--stall-after", type=int, help="stop reading once this many requests came")
     parser.add_argument("--private-key-file", help="the provider key (.p8) the client signs with; made up if absent")
     parser.add_argument("--team-id", default=DEFAULT_TEAM_ID)
     parser.add_argument("--key-id", default=DEFAULT_KEY_ID)
@@ -483,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     directory = os.path.dirname(os.path.abspath(args.ready_file))
     mock = APNsMock(max_concurrent_streams=args.max_streams, delay=args.delay_ms / 1000, team_id=args.team_id,
                     key_id=args.key_id, private_key_pem=key_pem, directory=directory,
-                    events_file=args.events_file)
+                    events_file=args.events_file, stall_after=args.stall_after)
     for item in filter(None, args.script.split(",")):
         answer, _, reason = item.partition(":")
         mock.fail_next(answer if answer == "goaway" else int(answer), reason or None)
