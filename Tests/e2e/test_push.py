@@ -310,3 +310,79 @@ def test_a_restart_delivers_the_pushes_that_were_pending(deck, mock, push_server
     with sqlite3.connect(restarted.env["DATABASE_PATH"]) as db:
         wait_until(lambda: db.execute("SELECT count(*) FROM push_jobs").fetchone()[0] == 0, timeout=10,
                    message="the outbox is empty")
+
+
+def test_mcp_tools_push_like_the_rest_routes(deck, mock):
+    _, client, _, _, key, secret = deck
+    created = tool(client, secret, "create_task", {"title": "Through MCP"})
+    task = created["structuredContent"]
+    tool(client, secret, "update_task", {"task_id": task["id"], "progress": 30})
+    tool(client, secret, "update_task", {"task_id": task["id"], "status": "in_progress"})
+    asked = tool(client, secret, "ask_user", {"prompt": "Pick one", "kind": "choice", "options": ["A", "B"],
+                                              "task_id": task["id"], "wait_seconds": 0})
+    question = asked["structuredContent"]
+    tool(client, secret, "delete_task", {"task_id": task["id"]})
+    requests = mock.wait_for(6)
+    assert [(r.json.get("event"), headers(r)["apns-push-type"]) for r in requests] == [
+        ("task.created", "alert"), ("task.updated", "background"), ("task.updated", "alert"),
+        ("question.created", "alert"), ("task.deleted", "alert"), ("question.updated", "background")]
+    assert requests[2].json["aps"]["alert"]["subtitle"] == "Task started"
+    assert requests[3].json["aps"]["category"] == "QUESTION_CHOICE"
+    assert requests[3].json["options"] == ["A", "B"]
+    assert requests[3].json["task_id"] == task["id"]
+    assert requests[5].json == {"aps": {"content-available": 1}, "event": "question.updated",
+                                "question_id": question["id"], "key_id": key["id"]}
+
+
+def test_a_refused_activity_token_removes_the_registration_and_a_deleted_key_ends_the_activity(deck, mock):
+    server, client, _, token, key, secret = deck
+    first = create_task(client, secret=secret, title="First", status="in_progress", notify=False)
+    second = create_task(client, secret=secret, title="Second", status="in_progress", notify=False)
+    for task, push_token in ((first, ACTIVITY), (second, "f7" * 32)):
+        response = client.call("PUT", f"/v1/tasks/{task['id']}/live-activity",
+                               json={"device_id": PHONE, "push_token": push_token}, token=token)
+        assert response.status == 204, response
+    mock.fail_next(400, "BadDeviceToken", token=ACTIVITY, count=None)
+    client.call("PATCH", f"/v1/tasks/{first['id']}", json={"progress": 10}, api_key=secret)
+    mock.wait_until(lambda m: len(requests_for(m, ACTIVITY)) == 1)
+
+    def registered():
+        with sqlite3.connect(server.env["DATABASE_PATH"]) as db:
+            return [row[0] for row in db.execute("SELECT task_id FROM live_activities ORDER BY task_id")]
+    wait_until(lambda: registered() == [second["id"]], timeout=10, message="the refused registration is removed")
+    response = client.call("DELETE", f"/v1/keys/{key['id']}", token=token)
+    assert response.status == 204, response
+    mock.wait_until(lambda m: len(requests_for(m, "f7" * 32)) == 1)
+    [end] = requests_for(mock, "f7" * 32)
+    assert end.json["aps"]["event"] == "end"
+    assert end.json["aps"]["content-state"]["title"] == "Second"
+    assert registered() == []
+
+
+def test_a_push_answered_429_is_retried_and_a_sandbox_device_is_served(deck, mock):
+    _, client, _, token, _, secret = deck
+    assert put_device(client, token, PHONE, apns_token=APNS, apns_environment="sandbox").status == 200
+    mock.fail_next(429, count=1)
+    task = create_task(client, secret=secret, title="Busy")
+    mock.wait_until(lambda m: any(r.status == 200 for r in m.requests), timeout=30)
+    assert [r.status for r in mock.requests] == [429, 200]
+    assert mock.requests[1].json["task_id"] == task["id"]
+
+
+def test_a_watch_without_a_watch_bundle_id_gets_nothing_but_counts(mock, start_server, tmp_path):
+    server = start_server({
+        "APNS_TEAM_ID": mock.team_id, "APNS_KEY_ID": mock.key_id, "APNS_PRIVATE_KEY_FILE": mock.private_key_file,
+        "APNS_BUNDLE_ID": BUNDLE, "APNS_PRODUCTION_URL": mock.url, "APNS_SANDBOX_URL": mock.url,
+        "APNS_CA_FILE": mock.ca_file,
+    })
+    client = PythonClient(server.host, server.port)
+    _, token = create_account(client)
+    _, secret = create_key(client, token, "Claude Code")
+    assert put_device(client, token, TABLET, platform="watchos", apns_token=WATCH_APNS).status == 200
+    assert put_device(client, token, PHONE, apns_token=APNS).status == 200
+    result = tool(client, secret, "notify_user", {"title": "Hello", "body": "Both count."})
+    assert result["structuredContent"] == {"sent": True, "devices": 2}
+    [request] = mock.wait_for(1)
+    assert request.device_token == APNS
+    time.sleep(0.5)
+    assert len(mock.requests) == 1
