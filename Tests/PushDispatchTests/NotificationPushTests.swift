@@ -143,6 +143,32 @@ import Testing
         #expect(try push.outbox.jobCount() == 0)
     }
 
+    @Test func aRequestWhoseTransactionRollsBackLeavesNoPushAndOneThatCommitsSendsAfterIt() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        // As the API runs a writing request: one transaction around the service's savepoint.
+        #expect(try push.store.tryBeginWrite() == .held)
+        push.hub.hold()
+        _ = try push.task(agent)
+        #expect(try push.rowCount("push_jobs") == 1)
+        push.store.abandonWrite()
+        push.hub.discard()
+        push.settle()
+        #expect(try push.outbox.jobCount() == 0)
+        #expect(push.sender.requests.isEmpty)
+
+        #expect(try push.store.tryBeginWrite() == .held)
+        push.hub.hold()
+        _ = try push.task(agent)
+        // Nothing leaves while the request runs; the drain waits for the loop.
+        #expect(push.sender.requests.isEmpty)
+        try push.store.commitWrite()
+        push.hub.release()
+        push.settle()
+        #expect(push.sender.requests.count == 1)
+    }
+
     @Test func aChangeThatRollsBackLeavesNoPush() throws {
         let push = try PushHarness()
         let agent = try push.agent()
