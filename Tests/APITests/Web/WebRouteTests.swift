@@ -1,6 +1,7 @@
 @testable import API
 import Clock
 import Crypto
+import EventLoop
 import HTTP
 import JSON
 import Relaydeck
@@ -214,5 +215,22 @@ import WebAuthnTestSupport
             let answer = try harness.send(method, path)
             #expect(answer.status == 401 && answer.text == Self.unauthorized, "\(method) \(path)")
         }
+    }
+}
+
+extension WebRouteTests {
+    @Test func passkeyChallengesAndSignInAttemptsAreLimitedByAddress() throws {
+        let harness = try APIHarness()
+        for _ in 0..<WebRoutes.challengesPerMinute {
+            #expect(try harness.send("POST", "/web/passkeys/authentication-options").status == 200)
+        }
+        let limited = try harness.send("POST", "/web/passkeys/authentication-options")
+        #expect(limited.status == 429 && limited.header("Retry-After") != nil)
+        // Another address still gets one.
+        #expect(try harness.send("POST", "/web/passkeys/authentication-options", peer: .ip(bytes: [192, 0, 2, 9], port: 1)).status == 200)
+        for _ in 0..<WebRoutes.attemptsPerMinute {
+            #expect(try harness.send("POST", "/web/session", body: #"{"login_token": "mcl_x"}"#).status == 401)
+        }
+        #expect(try harness.send("POST", "/web/session", body: #"{"login_token": "mcl_x"}"#).status == 429)
     }
 }

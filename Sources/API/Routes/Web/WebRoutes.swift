@@ -14,6 +14,10 @@ final class WebRoutes: RouteGroup {
     /// Sign-in attempts (a link, a token, a passkey) for each client address.
     var attemptLimiter = RateLimiter(limit: WebRoutes.attemptsPerMinute, periodMicros: 60_000_000)
     static let attemptsPerMinute = 20
+    /// Passkey challenges for each client address: the challenges wait in memory for 5
+    /// minutes, so one address must not fill the book for everyone.
+    var challengeLimiter = RateLimiter(limit: WebRoutes.challengesPerMinute, periodMicros: 60_000_000)
+    static let challengesPerMinute = 60
 
     init(_ context: APIContext) {
         self.context = context
@@ -71,6 +75,13 @@ final class WebRoutes: RouteGroup {
     /// One more sign-in attempt from the request's address; `429` past the limit.
     func countAttempt(_ call: Call) throws(APIError) {
         if case .limited(let seconds) = attemptLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+    }
+
+    /// One more passkey challenge for the request's address; `429` past the limit.
+    func countChallenge(_ call: Call) throws(APIError) {
+        if case .limited(let seconds) = challengeLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
             throw APIError.rateLimited(retryAfter: seconds)
         }
     }
