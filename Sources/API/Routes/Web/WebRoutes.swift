@@ -144,6 +144,7 @@ final class WebRoutes: RouteGroup {
     func signOut(_ call: Call) throws -> Outcome {
         let session = try session(call)
         try signIn.deleteSession(accountID: session.accountID, id: session.id)
+        context.sessionStreams.end(session: session.id)
         return .respond(HTTPResponse(status: 204, headers: [("Cache-Control", "no-store"), WebCookie.clear(secure: secureCookie)]))
     }
 
@@ -160,6 +161,7 @@ final class WebRoutes: RouteGroup {
         let id = try call.path("session_id")
         guard Identifier.isWellFormed(Substring(id), prefix: "wss_") else { throw DomainError.notFound("Session not found.") }
         try signIn.deleteSession(accountID: session.accountID, id: id)
+        context.sessionStreams.end(session: id)
         return Answers.noContent
     }
 }
