@@ -20,7 +20,7 @@ BINARY := .build/release/relaydeckd
 # resolves archives in order. `swift test` keeps a plain dynamic build of its own.
 RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xlinker -lm
 
-APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd
+APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl
 BENCH_APT_PACKAGES := nginx-light wrk
 
 .PHONY: deps bench-deps build run test setup-test unit-test e2e bench clean

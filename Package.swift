@@ -40,18 +40,23 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
         // App integrity (`app-integrity.md`): CBOR and App Attest verification, X.509 through
         // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
-        .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto"], swiftSettings: strict),
+        .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto", "JSON"], swiftSettings: strict),
         // TLS sessions over non-blocking sockets, client and server side: every OpenSSL
         // call of TLS sits here. OpenSSL's archives come with Crypto's settings.
         .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
         .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
+        // The web console (`web/`), embedded at build time: the plugin runs the tool on every
+        // file of the folder and compiles the table it writes into `WebAssets`.
+        .executableTarget(name: "WebAssetsTool"),
+        .plugin(name: "WebAssetsPlugin", capability: .buildTool(), dependencies: ["WebAssetsTool"]),
+        .target(name: "WebAssets", dependencies: ["Crypto"], swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
         // The push dispatcher (`push.md`): drains the domain's outbox through an `APNsSending`
         // on the loop; between the domain, which knows the tables, and APNs, which knows none.
         .target(name: "PushDispatch", dependencies: ["APNs", "Relaydeck", "EventLoop", "Logging", "Clock"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "APNs", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
@@ -63,15 +68,17 @@ let package = Package(
         // domain's random sources for the tests that build the domain.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .target(name: "DomainTestSupport", dependencies: ["TestSupport", "Relaydeck"], path: "Tests/DomainTestSupport", swiftSettings: strict),
+        // A passkey authenticator in software (keys made with OpenSSL) for the WebAuthn tests.
+        .target(name: "WebAuthnTestSupport", dependencies: ["COpenSSL", "Crypto"], path: "Tests/WebAuthnTestSupport", swiftSettings: strict),
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "EventLoop"], path: "Tests/HTTPTestSupport", swiftSettings: strict),
         .testTarget(name: "EventLoopTests", dependencies: ["TestSupport", "EventLoop", "CLinux"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTPTestSupport", "HTTP", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
+        .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "PushDispatchTests", dependencies: ["TestSupport", "DomainTestSupport", "PushDispatch", "APNs", "Relaydeck", "EventLoop", "JSON", "SQLite"], swiftSettings: strict),
         .testTarget(name: "TLSTests", dependencies: ["TestSupport", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),

@@ -16,6 +16,7 @@ public struct Services {
     public let devices: Devices
     public let liveActivities: LiveActivities
     public let activity: ActivityLog
+    public let webSignIn: WebSignIn
 
     /// The push planner, when push is on (`EventHub.planner`).
     public var push: PushPlanner? { hub.planner as? PushPlanner }
@@ -34,5 +35,6 @@ public struct Services {
         devices = Devices(store: store, clock: clock)
         liveActivities = LiveActivities(store: store, clock: clock)
         activity = ActivityLog(store: store, clock: clock, random: random)
+        webSignIn = WebSignIn(store: store, clock: clock, random: random)
     }
 }

@@ -76,8 +76,8 @@ public struct APNsRetryPolicy: Sendable, Equatable {
     /// The wait after try number `attempt` (1 for the first) failed; `random` in [0, 1).
     public func delay(after attempt: Int, random: Double) -> TimeSpan {
         let doublings = min(max(attempt - 1, 0), 30)
-        let full = min(maxDelay.nanoseconds, baseDelay.nanoseconds.multipliedReportingOverflow(by: 1 << doublings).overflow
-            ? maxDelay.nanoseconds : baseDelay.nanoseconds << doublings)
+        let (scaled, overflow) = baseDelay.nanoseconds.multipliedReportingOverflow(by: Int64(1) << doublings)
+        let full = overflow ? maxDelay.nanoseconds : min(maxDelay.nanoseconds, scaled)
         let half = full / 2
         return TimeSpan(nanoseconds: half + Int64(Double(full - half) * min(max(random, 0), 1)))
     }

@@ -104,9 +104,6 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     /// Whether new requests may go here.
     var isUsable: Bool { state != .closed && !goingAway }
 
-    /// Streams open now (for tests and logs).
-    var openStreams: Int { streams.count }
-
     // MARK: Requests
 
     func enqueue(_ attempt: APNsAttempt) {
@@ -152,7 +149,7 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
             started = true
         }
         if started {
-            cancelIdleTimers()
+            cancelIdleTimer()
             flush()
         }
         handleEnded()
@@ -429,7 +426,7 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     // MARK: Idle PING
 
     private func armIdleTimer() {
-        guard state == .ready || state == .resolving || state == .connecting || state == .handshaking else { return }
+        guard state == .ready else { return }
         if let idleTimer {
             loop.reschedule(idleTimer, at: loop.now + configuration.idlePingInterval)
         } else {
@@ -437,7 +434,7 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
         }
     }
 
-    private func cancelIdleTimers() {
+    private func cancelIdleTimer() {
         if let idleTimer { loop.cancel(idleTimer) }
     }
 

@@ -177,6 +177,23 @@ final class LogLines: Sendable {
     }
 
     @Test(.enabled(if: MockAPNsProcess.unavailable == nil, "make deps builds .venv with h2"))
+    func pushesInFlightWhenTheServerGoesAwayAreAllDelivered() throws {
+        // The third stream gets GOAWAY; the mock closes before the first two are answered,
+        // so they break with the connection and are tried again, the third goes at once.
+        let harness = try Harness(mockArguments: ["--script", "200,200,goaway", "--delay-ms", "150"])
+        let tokens = (0..<5).map { String(repeating: String(format2: 0xA0 + $0), count: 32) }
+        let results = harness.send(tokens.map { push($0) })
+        #expect(results == [APNsResult?](repeating: .delivered, count: 5))
+        let requests = harness.mock.requests
+        #expect(harness.mock.events("goaway").count == 1)
+        #expect(harness.mock.events("connection").count >= 2)
+        // Every token reached the mock on a later connection with a 200.
+        let delivered = Set(requests.filter { $0["status"]?.int64Value == 200 && $0["connection"]?.int64Value != 1 }
+            .compactMap { $0["device_token"]?.stringValue })
+        #expect(delivered == Set(tokens))
+    }
+
+    @Test(.enabled(if: MockAPNsProcess.unavailable == nil, "make deps builds .venv with h2"))
     func concurrentPushesStayWithinTheServersStreamLimit() throws {
         let harness = try Harness(mockArguments: ["--max-streams", "3", "--delay-ms", "150"])
         let tokens = (0..<12).map { String(repeating: String(format2: $0), count: 32) }

@@ -75,6 +75,9 @@ public final class Accounts {
                 throw DomainError.notFound("Account not found.")
             }
             try db.statement(SQL.markKeysDeleted).run(.integer(now), .text(id))
+            // The web console's links, sessions and passkeys go at once: nothing of them is
+            // kept for the purge.
+            try WebSignIn.deleteAll(of: id, in: db)
             try hub.plan([deleted], in: db)
         }
         store.credentials.forgetAccount(id)
