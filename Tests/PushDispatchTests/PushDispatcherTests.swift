@@ -53,6 +53,19 @@ import Testing
         #expect(try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken == newer)
     }
 
+    @Test func anAPNsTokenTakenOverByANewRegistrationLosesTheOlderOnesWaitingPushes() throws {
+        let push = try PushHarness()
+        let old = try push.agent()
+        try push.device(old.accountID)
+        push.sender.answer = { _ in .unreachable("no route") }
+        _ = try push.task(old)
+        push.settle()
+        #expect(try push.outbox.jobCount() == 1)
+        let new = try push.agent()
+        try push.device(new.accountID)
+        #expect(try push.outbox.jobCount() == 0)
+    }
+
     @Test func aFailureWorthRetryingGoesAgainWithBackoffAndOtherRefusalsAreDropped() throws {
         let push = try PushHarness()
         let agent = try push.agent()

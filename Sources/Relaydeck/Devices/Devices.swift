@@ -42,6 +42,8 @@ public final class Devices {
             }
             if let token = device.apnsToken {
                 try db.statement(SQL.releaseToken).run(.integer(now), .text(token), .text(accountID), .text(deviceID))
+                // Nor the pushes the older registration still had waiting for that token.
+                try db.statement(OutboxSQL.deleteJobsOfToken).run(.text(token), .text(accountID), .text(deviceID))
             }
             try db.statement(SQL.upsert).run(
                 .text(accountID), .text(deviceID), .text(device.platform.rawValue), .text(device.model),

@@ -16,6 +16,8 @@ enum OutboxSQL {
     static let nextJob = "SELECT min(due_at) AS at FROM push_jobs WHERE due_at > ?"
     static let deleteJobsOfAccount = "DELETE FROM push_jobs WHERE account_id = ?"
     static let deleteJobsOfDevice = "DELETE FROM push_jobs WHERE account_id = ? AND device_id = ?"
+    /// ?1 token, ?2 and ?3 the registration that keeps it.
+    static let deleteJobsOfToken = "DELETE FROM push_jobs WHERE token = ?1 AND NOT (account_id = ?2 AND device_id = ?3)"
 
     /// ?1 kind, ?2 account, ?3 subject, ?4 now, ?5 the window's length: due at once when
     /// nothing went out in the last window, else when it ends; a push already waiting keeps
