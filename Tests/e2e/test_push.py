@@ -7,7 +7,9 @@ JSON exactly as push.md shows them.
 """
 
 import sqlite3
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +17,7 @@ from api import create_account, create_key, create_task
 from apns_mock import APNsMock
 from http_clients import PythonClient
 from mcp_support import tool
-from server_process import wait_until
+from server_process import base_environment, binary_path, wait_until
 from test_devices import BODY, PHONE, TABLET, put_device
 
 BUNDLE = "com.example.relaydeck"
@@ -386,3 +388,16 @@ def test_a_watch_without_a_watch_bundle_id_gets_nothing_but_counts(mock, start_s
     assert request.device_token == APNS
     time.sleep(0.5)
     assert len(mock.requests) == 1
+
+
+def test_a_private_key_that_is_not_p256_stops_the_start_with_one_line(tmp_path):
+    key = tmp_path / "rsa.p8"
+    subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", str(key)],
+                   check=True, capture_output=True)
+    env = base_environment(Path(tmp_path), {"APNS_TEAM_ID": "TEAM123456", "APNS_KEY_ID": "KEY1234567",
+                                            "APNS_PRIVATE_KEY_FILE": str(key), "APNS_BUNDLE_ID": BUNDLE})
+    done = subprocess.run([str(binary_path())], env=env, capture_output=True, text=True, timeout=20,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == "relaydeckd: cannot start: the APNs private key is not an EC P-256 key"
+    assert "BEGIN" not in done.stderr
