@@ -177,3 +177,22 @@ import Testing
 private extension APNsRequest {
     var event: String? { (try? JSONParser.parse(payload))?["aps"]?["event"]?.stringValue }
 }
+
+@Suite struct ServerChangePushTests {
+    @Test func aTaskThatRetentionDeletesReloadsTheWidgetsButSendsNoNotification() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, widget: PushHarness.widgetToken)
+        let task = try push.task(agent, status: .inProgress, notify: false)
+        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+                                         pushToken: PushToken(PushHarness.activityToken)!)
+        _ = try push.update(agent, task, TaskPatch(status: .cancelled))
+        push.advance(seconds: 60)
+        push.sender.clear()
+        push.clock.advance(millis: Retention.closedTasks + 1000)
+        try Retention(store: push.store, clock: push.clock, hub: push.hub).step()
+        push.settle()
+        #expect(push.sender.requests.map(\.pushType) == ["widgets"])
+        #expect(try push.rowCount("tasks") == 0)
+    }
+}

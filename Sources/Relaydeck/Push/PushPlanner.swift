@@ -93,11 +93,16 @@ public final class PushPlanner: ChangePlanner {
             try activities(db, before, task, fromAgent: fromAgent, now: now)
             try reloadWidgets(db, accountID, now: now)
         case .taskDeleted(let taskID, let keyID):
+            // The server's own deletions (retention, the cap of closed tasks) are no change of
+            // the table's: they come in batches, and the widgets and the stream tell of them.
+            let notifies = change.actor != .server
             if let task = try task(db, taskID) {
-                try taskNotification(db, task, event: "task.deleted", subtitle: "Task deleted",
-                                     visible: fromAgent && task.notify, now: now)
+                if notifies {
+                    try taskNotification(db, task, event: "task.deleted", subtitle: "Task deleted",
+                                         visible: fromAgent && task.notify, now: now)
+                }
                 try endActivities(db, task, now: now)
-            } else {
+            } else if notifies {
                 let payload = PushPayloads.silent(PushPayloads.taskMembers(event: "task.deleted", taskID: taskID, keyID: keyID))
                 for device in try devices(db, accountID) {
                     try notification(db, device, visible: false, payload: payload, collapseID: nil, now: now)
