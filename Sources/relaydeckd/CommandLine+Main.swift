@@ -63,6 +63,14 @@ extension CommandLine {
             printError(refusal)
             return 1
         }
+        if let apns = config.apns {
+            do {
+                try PushWiring.check(apns)
+            } catch {
+                printError("cannot start: \(error)")
+                return 1
+            }
+        }
         print("configuration ok")
         for (variable, value) in config.summary {
             print("\(variable)=\(value)")

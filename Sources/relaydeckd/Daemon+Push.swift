@@ -17,10 +17,7 @@ struct PushWiring {
     /// the CA file does not load).
     static func install(_ apns: Config.APNs?, services: Services, loop: EventLoop) throws -> PushWiring? {
         guard let apns else { return nil }
-        let configuration = APNsConfiguration(
-            teamID: apns.teamID, keyID: apns.keyID, privateKeyPEM: apns.privateKeyPEM,
-            productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, caFile: apns.caFile)
-        let client = try APNsClient(configuration: configuration, loop: loop)
+        let client = try APNsClient(configuration: configuration(apns), loop: loop)
         let clock = SystemClock.shared
         let planner = PushPlanner(settings: PushSettings(bundleID: apns.bundleID, watchBundleID: apns.watchBundleID),
                                   clock: clock)
@@ -30,6 +27,20 @@ struct PushWiring {
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
         services.hub.planner = planner
         return PushWiring(client: client, dispatcher: dispatcher)
+    }
+
+    /// `check-config`: what the client would refuse at start (a key that is not P-256, a CA
+    /// file that does not load), without connecting anywhere.
+    static func check(_ apns: Config.APNs) throws {
+        let loop = try EventLoop()
+        let client = try APNsClient(configuration: configuration(apns), loop: loop)
+        client.shutdown()
+    }
+
+    private static func configuration(_ apns: Config.APNs) -> APNsConfiguration {
+        APNsConfiguration(
+            teamID: apns.teamID, keyID: apns.keyID, privateKeyPEM: apns.privateKeyPEM,
+            productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, caFile: apns.caFile)
     }
 
     /// Sends what a previous run left in the outbox.

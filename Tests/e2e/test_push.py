@@ -401,3 +401,7 @@ def test_a_private_key_that_is_not_p256_stops_the_start_with_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == "relaydeckd: cannot start: the APNs private key is not an EC P-256 key"
     assert "BEGIN" not in done.stderr
+    checked = subprocess.run([str(binary_path()), "check-config"], env=env, capture_output=True, text=True, timeout=20,
+                             stdin=subprocess.DEVNULL)
+    assert checked.returncode == 1
+    assert checked.stderr == "relaydeckd: cannot start: the APNs private key is not an EC P-256 key\n"
