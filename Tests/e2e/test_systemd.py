@@ -155,10 +155,11 @@ def test_unit_files_have_the_agreed_settings():
     lines = {l.strip() for l in service.splitlines()}
     for required in ["Type=notify", "ExecStart=/usr/bin/relaydeckd", "EnvironmentFile=-/etc/relaydeck/relaydeck.env",
                      "Environment=DATABASE_PATH=/var/lib/relaydeck/relaydeck.db", "StateDirectory=relaydeck",
-                     "DynamicUser=yes", "WatchdogSec=30s", "Restart=on-failure", "TimeoutStopSec=15s",
+                     "User=relaydeck", "Group=relaydeck", "WatchdogSec=30s", "Restart=on-failure", "TimeoutStopSec=15s",
                      "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                      "PrivateDevices=yes", "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
                      "SystemCallArchitectures=native", "MemoryDenyWriteExecute=yes", "LockPersonality=yes",
-                     "LimitNOFILE=65536", "#LoadCredential=APNS_PRIVATE_KEY:/etc/relaydeck/apns.p8"]:
+                     "LimitNOFILE=65536", "LoadCredential=APNS_PRIVATE_KEY:relaydeck.apns-private-key",
+                     "LoadCredential=APP_TOTP_SECRET:relaydeck.app-totp-secret"]:
         assert required in lines, required
     assert "ListenStream=127.0.0.1:8080" in {l.strip() for l in socket_unit.splitlines()}
