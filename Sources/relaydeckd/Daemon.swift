@@ -41,6 +41,8 @@ final class Daemon {
         apiConfiguration.appAttest = try config.appAttestSettings()
         apiConfiguration.publicOrigin = config.publicURL
         apiConfiguration.serverVersion = Version.current
+        apiConfiguration.pushEnabled = config.apns != nil
+        apiConfiguration.servesHTTPS = config.tlsCertFile != nil
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
