@@ -41,9 +41,12 @@ let package = Package(
         // App integrity (`app-integrity.md`): CBOR and App Attest verification, X.509 through
         // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
         .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto"], swiftSettings: strict),
+        // TLS sessions over non-blocking sockets, client and server side: every OpenSSL
+        // call of TLS sits here. OpenSSL's archives come with Crypto's settings.
+        .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
-        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
+        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
         .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
         .executableTarget(
@@ -66,6 +69,7 @@ let package = Package(
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "TLSTests", dependencies: ["TestSupport", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
