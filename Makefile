@@ -23,7 +23,7 @@ BINARY := .build/release/relaydeckd
 # resolves archives in order. `swift test` keeps a plain dynamic build of its own.
 RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xlinker -lm
 
-APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd
+APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl
 BENCH_APT_PACKAGES := nginx-light wrk
 
 .PHONY: deps bench-deps package-deps build release deb run test setup-test unit-test e2e package-test bench clean
@@ -56,7 +56,7 @@ package-deps:
 # The .deb checked with dpkg-deb and lintian, installed into a fresh Debian root made with
 # debootstrap (a few minutes, and network to deb.debian.org), purged again. Not in `make test`.
 package-test: package-deps deb
-	RELAYDECK_DEB=$$(ls $(DIST)/relaydeck_*_$(ARCH).deb) $(VENV)/bin/python -m pytest Tests/package -q
+	RELAYDECK_DEB=$(DIST)/relaydeck_$$(packaging/version)_$(ARCH).deb $(VENV)/bin/python -m pytest Tests/package -q
 
 run: deps build
 	exec $(BINARY)
