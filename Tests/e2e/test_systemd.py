@@ -163,3 +163,18 @@ def test_unit_files_have_the_agreed_settings():
                      "LoadCredential=APP_TOTP_SECRET:relaydeck.app-totp-secret"]:
         assert required in lines, required
     assert "ListenStream=127.0.0.1:8080" in {l.strip() for l in socket_unit.splitlines()}
+
+
+def test_a_credential_from_systemd_turns_app_codes_on(start_server, tmp_path):
+    # What LoadCredential=APP_TOTP_SECRET:relaydeck.app-totp-secret gives the service: a
+    # directory in $CREDENTIALS_DIRECTORY with a file named like the variable.
+    credentials = tmp_path / "credentials"
+    credentials.mkdir()
+    (credentials / "APP_TOTP_SECRET").write_text("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP\n")
+    server = start_server({"CREDENTIALS_DIRECTORY": str(credentials)})
+    client = PythonClient(server.host, server.port)
+    refused = client.call("POST", "/v1/accounts", json={})
+    assert refused.status == 401 and refused.json["error"]["code"] == "app_code_invalid"
+    home = client.call("GET", "/").text
+    assert '<tr><td>App codes (<code>X-App-Code</code>)</td><td><span class="on">on</span></td></tr>' in home
+    assert "JBSWY3DP" not in home and "JBSWY3DP" not in server.log()
