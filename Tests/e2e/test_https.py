@@ -9,6 +9,7 @@ import signal
 import socket
 import ssl
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,20 @@ def test_home_page_over_https_names_the_https_address(https_server, pki):
     assert status == 200
     assert b"<code>https://127.0.0.1/mcp</code>" in page
     conn.close()
+
+
+def test_a_handshake_that_never_finishes_is_cut_after_the_header_timeout(start_server, pki):
+    # The idle timeout is long; an unfinished handshake gets the (short) header timeout instead,
+    # even while it trickles bytes in.
+    server = start_server({"TLS_CERT_FILE": str(pki / "cert.pem"), "TLS_KEY_FILE": str(pki / "key.pem"),
+                           "HTTP_HEADER_TIMEOUT": "0.5", "HTTP_IDLE_TIMEOUT": "600"})
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+    # The first bytes of a TLS record header (a handshake record), never the rest.
+    for byte in [b"\x16", b"\x03", b"\x01"]:
+        sock.sendall(byte)
+        time.sleep(0.2)
+    sock.settimeout(20)
+    assert sock.recv(100) == b""
+    sock.close()
+    # A well-behaved client still gets in.
+    assert TLSConnection(server.port, pki / "ca.pem").get("/health")[0] == 200

@@ -73,6 +73,9 @@ extension HTTPConnection {
                 (kind, due) = (.body, body.due(pause: config.bodyTimeout, minimumRate: config.bodyMinimumRate))
             } else if !parser.isIdle || head != nil {
                 (kind, due) = (.header, requestStart + config.headerTimeout)
+            } else if !transport.isEstablished {
+                // `requestStart` is still the accept time: no request has begun.
+                (kind, due) = (.handshake, requestStart + config.headerTimeout)
             } else {
                 (kind, due) = (.idle, now + config.idleTimeout)
             }
@@ -102,7 +105,7 @@ extension HTTPConnection {
             return
         }
         switch deadlineKind {
-        case .idle, .write, .linger:
+        case .idle, .handshake, .write, .linger:
             close()
         case .header, .body:
             refuse(status: 408, reason: deadlineKind == .header ? "headers too slow" : "body too slow")

@@ -26,7 +26,7 @@ final class HTTPConnection: IOHandler {
         case closed
     }
 
-    enum DeadlineKind { case idle, header, body, write, linger }
+    enum DeadlineKind { case idle, handshake, header, body, write, linger }
 
     unowned let server: HTTPServer
     let transport: any Transport

@@ -20,6 +20,7 @@ public final class PlainTransport: Transport {
 
     public var hasBufferedInput: Bool { false }
     public var neededInterest: Interest { [] }
+    public var isEstablished: Bool { true }
 
     public func shutdownWrite() {
         Socket.shutdownWrite(fd)

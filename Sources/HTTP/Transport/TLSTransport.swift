@@ -24,6 +24,7 @@ public final class TLSTransport: Transport {
 
     public var neededInterest: Interest { readNeeds.union(writeNeeds) }
     public var hasBufferedInput: Bool { session.pendingBytes > 0 }
+    public var isEstablished: Bool { session.isHandshakeDone }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
         readNeeds = []

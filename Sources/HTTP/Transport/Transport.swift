@@ -27,6 +27,11 @@ public protocol Transport: AnyObject {
     /// need to write during a read (a handshake message) or to read during a write.
     var neededInterest: Interest { get }
 
+    /// Whether the transport carries application bytes yet (TLS: the handshake is done). Until
+    /// then the connection gives it `headerTimeout` from the accept, not the idle timeout, so
+    /// a handshake trickled a byte at a time cannot hold a connection open.
+    var isEstablished: Bool { get }
+
     /// Ends our direction of the stream, after everything queued is out (TLS: a close_notify
     /// alert first); the peer's input can still be read.
     func shutdownWrite()
