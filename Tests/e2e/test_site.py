@@ -9,6 +9,7 @@ import os
 import re
 import stat
 import subprocess
+import time
 import tomllib
 from pathlib import Path
 
@@ -307,3 +308,55 @@ def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_
     out = json.loads(run_hook("gemini", "prompt"))
     assert out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
     assert "Third" in out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server, tmp_path):
+    """`curl .../install | sh`: the script is on standard input, so the question goes to the
+    terminal, and the answer is not echoed."""
+    import pty
+    import select
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Typed")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    script = py.call("GET", "/install").body
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    pid, terminal = pty.fork()
+    if pid == 0:
+        # The child: its controlling terminal is the pty; the script comes on a pipe.
+        read_end, write_end = os.pipe()
+        os.write(write_end, script)
+        os.close(write_end)
+        os.dup2(read_end, 0)
+        os.execve("/bin/dash", ["dash"], env)
+    seen = b""
+    sent = False
+    status = None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([terminal], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:
+                chunk = b""
+            seen += chunk
+            if not chunk:
+                break
+        if not sent and b"starts with mck_): " in seen:
+            os.write(terminal, secret.encode() + b"\n")
+            sent = True
+        done_pid, status = os.waitpid(pid, os.WNOHANG)
+        if done_pid:
+            break
+    else:
+        os.kill(pid, 9)
+        raise AssertionError(f"the script did not finish: {seen!r}")
+    if status is None or not os.WIFEXITED(status):
+        _, status = os.waitpid(pid, 0)
+    os.close(terminal)
+    text = seen.decode(errors="replace")
+    assert sent, text
+    assert os.WEXITSTATUS(status) == 0, text
+    assert secret not in text, "the key was echoed"
+    assert (home / ".config/relaydeck/api-key").read_text() == secret + "\n"
+    assert "Configured for" in text

@@ -47,10 +47,15 @@ if [ -z "$key" ]; then
     # Piped into sh, standard input is the script itself: ask on the terminal.
     # (A subshell: a failed redirection of a special built-in would end the script itself.)
     if (: </dev/tty) 2>/dev/null; then
-        printf 'API key for %s (from the Relaydeck app, starts with mck_): ' "$SERVER" >/dev/tty
+        # Echo off before the question, so that nothing typed at once shows; on again whatever
+        # happens to the read.
         stty -echo </dev/tty 2>/dev/null || true
+        trap 'stty echo </dev/tty 2>/dev/null' EXIT
+        trap 'stty echo </dev/tty 2>/dev/null; exit 130' INT TERM
+        printf 'API key for %s (from the Relaydeck app, starts with mck_): ' "$SERVER" >/dev/tty
         IFS= read -r key </dev/tty || key=""
         stty echo </dev/tty 2>/dev/null || true
+        trap - EXIT INT TERM
         printf '\n' >/dev/tty
     else
         die "no API key: pass --key mck_... or set RELAYDECK_API_KEY"
