@@ -72,8 +72,10 @@ case $rest in *[!0-9A-Za-z]*) die "the API key has characters a key never has" ;
 [ ${#rest} -eq 43 ] || die "the API key has the wrong length (mck_ and 43 characters)"
 
 command -v curl >/dev/null 2>&1 || die "curl is needed (for the check now and for the hooks later)"
-status=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 20 \
-    -H "Authorization: Bearer $key" "$SERVER/v1/agents") || die "cannot reach $SERVER"
+# The key goes to curl on its standard input (a config line), never on its command line,
+# where every user of the machine could read it in the process list.
+status=$(printf 'header = "Authorization: Bearer %s"\n' "$key" |
+    curl -sS -K - -o /dev/null -w '%{http_code}' --max-time 20 "$SERVER/v1/agents") || die "cannot reach $SERVER"
 case $status in
 200) ;;
 401) die "the server does not know this API key (deleted, or made on another server?)" ;;
@@ -102,8 +104,9 @@ key=$(cat "$key_file")
 # The agent writes its own input on stdin; it is not needed.
 cat >/dev/null 2>&1 || true
 host=$(uname -n 2>/dev/null | cut -d. -f1)
-body=$(curl -fsS --max-time 10 -H "Authorization: Bearer $key" -H "X-Relaydeck-Host: ${host:-unknown}" \
-    "$SERVER/v1/inbox?limit=20") || exit 0
+# The key on curl's standard input, not its command line (which every local user can see).
+body=$(printf 'header = "Authorization: Bearer %s"\n' "$key" |
+    curl -fs -K - --max-time 10 -H "X-Relaydeck-Host: ${host:-unknown}" "$SERVER/v1/inbox?limit=20") || exit 0
 case $body in *'"items":[]'*) exit 0 ;; esac
 text="Relaydeck inbox: new items from the person or other agents (tasks assigned or changed, answers, messages). Act on them, and use the relaydeck MCP tools to reply or update tasks: $body"
 # As a JSON string: the body is one line of JSON, so only \ and " need escaping.
