@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import time
@@ -167,6 +168,10 @@ def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
         '[profiles.fast]\nmodel = "mini"\n')
     (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"other": {"url": "https://other/mcp"}}}))
     (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "Dracula", "mcpServers": {}}))
+    # curl as itself, but every command line it gets is logged: the key must never be on one.
+    curl = bin_dir / "curl"
+    curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
+    curl.chmod(0o755)
     if with_claude_program:
         claude = bin_dir / "claude"
         claude.write_text(CLAUDE_STANDIN)
@@ -254,6 +259,8 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
         assert calls[1] == ["mcp", "add", "--scope", "user", "--transport", "http", "relaydeck", mcp_url,
                             "--header", f"Authorization: Bearer {secret}"]
     assert not list(home.rglob("*.relaydeck-tmp"))
+    argv_log = (tmp_path / "curl-argv.log").read_text()
+    assert "/v1/agents" in argv_log and secret not in argv_log
 
 
 def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_script):
@@ -288,7 +295,7 @@ def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
     hook = home / ".config/relaydeck/inbox-hook"
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
 
     def run_hook(agent, event):
         done = subprocess.run(["dash", str(hook), agent, event], env=env, input="{}", capture_output=True,
@@ -308,6 +315,8 @@ def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_
     out = json.loads(run_hook("gemini", "prompt"))
     assert out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
     assert "Third" in out["hookSpecificOutput"]["additionalContext"]
+    argv_log = (tmp_path / "curl-argv.log").read_text()
+    assert "/v1/inbox" in argv_log and secret not in argv_log
 
 
 def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server, tmp_path):
