@@ -194,3 +194,23 @@ def test_a_handshake_that_never_finishes_is_cut_after_the_header_timeout(start_s
     sock.close()
     # A well-behaved client still gets in.
     assert TLSConnection(server.port, pki / "ca.pem").get("/health")[0] == 200
+
+
+@pytest.mark.skipif(shutil.which("systemd-socket-activate") is None, reason="needs systemd-socket-activate")
+def test_https_on_a_socket_from_systemd(start_server, pki):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = {"TLS_CERT_FILE": str(pki / "cert.pem"), "TLS_KEY_FILE": str(pki / "key.pem"), "DATABASE_PATH": ":memory:"}
+    prefix = ["systemd-socket-activate", "-l", f"127.0.0.1:{port}"]
+    for name, value in settings.items():
+        prefix += ["-E", f"{name}={value}"]
+    server = start_server(settings, wait_listening=False, argv_prefix=prefix, name="activated-tls")
+
+    def health():
+        try:
+            return TLSConnection(port, pki / "ca.pem").get("/health")
+        except OSError:
+            return None
+    assert wait_until(health, timeout=20, interval=0.1, message="HTTPS on the activated socket")[0] == 200
+    assert server.stop() == 0
