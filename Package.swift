@@ -44,8 +44,13 @@ let package = Package(
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
         .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
+        // The web console (`web/`), embedded at build time: the plugin runs the tool on every
+        // file of the folder and compiles the table it writes into `WebAssets`.
+        .executableTarget(name: "WebAssetsTool"),
+        .plugin(name: "WebAssetsPlugin", capability: .buildTool(), dependencies: ["WebAssetsTool"]),
+        .target(name: "WebAssets", dependencies: ["Crypto"], swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],

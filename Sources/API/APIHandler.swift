@@ -50,6 +50,7 @@ public final class APIHandler: HTTPHandler {
     // MARK: HTTPHandler
 
     public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        if let file = WebFiles.answer(request.head) { responder.respond(file); return }
         var record = RequestRecord(method: request.method, receivedAt: request.receivedAt,
                                    receivedAtWallMillis: wallMillis(at: request.receivedAt))
         let prepared: Prepared
@@ -95,6 +96,7 @@ public final class APIHandler: HTTPHandler {
     /// What to do with `request`, errors already turned into answers; a write lock held
     /// elsewhere is `503` at once (the server waits for it in `handle` instead).
     func outcome(for request: HTTPRequest, record: inout RequestRecord) -> Outcome {
+        if let file = WebFiles.answer(request.head) { return .respond(file) }
         let prepared: Prepared
         do {
             prepared = try prepare(request, record: &record)

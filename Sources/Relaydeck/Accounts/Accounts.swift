@@ -74,6 +74,9 @@ public final class Accounts {
                 throw DomainError.notFound("Account not found.")
             }
             try db.statement(SQL.markKeysDeleted).run(.integer(now), .text(id))
+            // The web console's links, sessions and passkeys go at once: nothing of them is
+            // kept for the purge.
+            try WebSignIn.deleteAll(of: id, in: db)
         }
         store.credentials.forgetAccount(id)
         hub.publish(Change(accountID: id, event: .accountDeleted, actor: .account))

@@ -184,5 +184,35 @@ public enum Schema {
             CREATE UNIQUE INDEX accounts_by_attested_key ON accounts(attest_key_id)
                 WHERE attest_key_id IS NOT NULL AND deleted_at IS NULL;
             """),
+        // The web console (`issue 13`): one-time login links, browser sessions and passkeys.
+        // Secrets (the link's token, the session's cookie value) are kept as SHA-256 only.
+        Migration(version: 4, name: "web sign-in", sql: """
+            CREATE TABLE web_login_links (
+                token_hash BLOB PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                expires_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX web_login_links_by_account ON web_login_links(account_id);
+            CREATE TABLE web_sessions (
+                id TEXT PRIMARY KEY,
+                secret_hash BLOB NOT NULL UNIQUE,
+                account_id TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER NOT NULL,
+                user_agent TEXT
+            ) STRICT;
+            CREATE INDEX web_sessions_by_account ON web_sessions(account_id);
+            CREATE TABLE passkeys (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                credential_id BLOB NOT NULL UNIQUE,
+                public_key BLOB NOT NULL,
+                sign_count INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER
+            ) STRICT;
+            CREATE INDEX passkeys_by_account ON passkeys(account_id);
+            """),
     ]
 }

@@ -89,6 +89,8 @@ public enum TextProblem: Error, Sendable, Equatable {
 extension TextRule {
     /// Key `label` (`overview.md#limits`).
     public static let keyLabel = TextRule(characters: 1...40)
+    /// The name a person gives a passkey in the web console ("My laptop").
+    public static let passkeyName = TextRule(characters: 1...40)
     /// Question `prompt`.
     public static let questionPrompt = TextRule(characters: 1...300)
     /// One question option.
