@@ -16,6 +16,7 @@ public struct Services {
     public let devices: Devices
     public let liveActivities: LiveActivities
     public let activity: ActivityLog
+    public let webSignIn: WebSignIn
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
@@ -31,5 +32,6 @@ public struct Services {
         devices = Devices(store: store, clock: clock)
         liveActivities = LiveActivities(store: store, clock: clock)
         activity = ActivityLog(store: store, clock: clock, random: random)
+        webSignIn = WebSignIn(store: store, clock: clock, random: random)
     }
 }

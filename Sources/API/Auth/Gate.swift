@@ -18,6 +18,14 @@ struct Gate {
     /// The principal of the request's credential for `endpoint`; the record gets the
     /// principal as soon as it is known, so a refusal after that is still someone's.
     mutating func admit(_ request: HTTPRequest, to endpoint: Endpoint, record: inout RequestRecord) throws -> Principal {
+        // A web session (the console's cookie) stands for its account, without the app code:
+        // the passkey or login link proved the person. Only when no header credential is sent.
+        if !endpoint.keyInQuery, (try Self.headerCredential(in: request.head)) == nil,
+           let session = try WebCookie.session(of: request, context: context) {
+            let principal = Principal.account(accountID: session.accountID)
+            record.principal = principal
+            return try limit(principal, endpoint)
+        }
         let presented = try Self.credential(in: request.head, keyInQuery: endpoint.keyInQuery)
         guard let principal = try context.services.authenticator.authenticate(presented) else { throw APIError.unauthorized }
         record.principal = principal
@@ -34,6 +42,11 @@ struct Gate {
                 // later request, and the read goes on.
             }
         }
+        return try limit(principal, endpoint)
+    }
+
+    /// The rate limit, then the credential's type (`403` before `429`: the request still counts).
+    private mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }
         if case .limited(let seconds) = decision {

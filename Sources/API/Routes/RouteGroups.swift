@@ -14,6 +14,7 @@ enum RouteGroups {
             TaskRoutes(context),
             InboxRoutes(context),
             MCPRoutes(context),
+            WebRoutes(context),
         ]
     }
 }

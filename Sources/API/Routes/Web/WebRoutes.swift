@@ -1,0 +1,154 @@
+import Crypto
+import HTTP
+import JSON
+import Relaydeck
+
+/// The web console's sign-in (`docs/web-console-api.md`): sessions made from a login link or
+/// the account token, listed and ended; passkeys registered with a session and used to sign
+/// in without one. The routes read the session cookie themselves (`WebCookie.session`), so
+/// none of them takes a header credential, and none has an activity entry.
+final class WebRoutes: RouteGroup {
+    let context: APIContext
+    var signIn: WebSignIn { context.services.webSignIn }
+    let challenges = PasskeyChallenges()
+    /// Sign-in attempts (a link, a token, a passkey) for each client address.
+    var attemptLimiter = RateLimiter(limit: WebRoutes.attemptsPerMinute, periodMicros: 60_000_000)
+    static let attemptsPerMinute = 20
+
+    init(_ context: APIContext) {
+        self.context = context
+    }
+
+    var routes: [Route] {
+        [
+            Route("/web/session", [
+                Endpoint(.get, .anyone { [self] call in try current(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try signInWithSecret(call) }),
+                Endpoint(.delete, .anyone { [self] call in try signOut(call) }),
+            ]),
+            Route("/web/sessions", [
+                Endpoint(.get, .anyone { [self] call in try listSessions(call) }),
+            ]),
+            Route("/web/sessions/{session_id}", [
+                Endpoint(.delete, .anyone { [self] call in try removeSession(call) }),
+            ]),
+            Route("/web/passkeys/registration-options", [
+                Endpoint(.post, writes: false, .anyone { [self] call in try registrationOptions(call) }),
+            ]),
+            Route("/web/passkeys", [
+                Endpoint(.get, .anyone { [self] call in try listPasskeys(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try register(call) }),
+            ]),
+            Route("/web/passkeys/authentication-options", [
+                Endpoint(.post, writes: false, .anyone { [self] call in try authenticationOptions(call) }),
+            ]),
+            Route("/web/passkeys/authentication", [
+                Endpoint(.post, body: true, .anyone { [self] call in try authenticate(call) }),
+            ]),
+            Route("/web/passkeys/{passkey_id}", [
+                Endpoint(.delete, .anyone { [self] call in try removePasskey(call) }),
+            ]),
+        ]
+    }
+
+    // MARK: Shared
+
+    /// The request's live session; `401` without one.
+    func session(_ call: Call) throws -> WebSession {
+        guard let session = try WebCookie.session(of: call.request, context: context) else { throw APIError.unauthorized }
+        return session
+    }
+
+    var secureCookie: Bool { context.configuration.publicOrigin?.lowercased().hasPrefix("https://") ?? false }
+
+    func origin(_ call: Call) throws(APIError) -> WebOrigin {
+        guard let origin = WebOrigin(call.request.head, publicOrigin: context.configuration.publicOrigin) else {
+            throw APIError(400, "bad_request", "The request has no Host header to name the server's origin.")
+        }
+        return origin
+    }
+
+    /// One more sign-in attempt from the request's address; `429` past the limit.
+    func countAttempt(_ call: Call) throws(APIError) {
+        if case .limited(let seconds) = attemptLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+    }
+
+    /// `201 {"session": ..., "account_id": ...}` with the cookie.
+    func signedIn(_ accountID: String, _ call: Call) throws -> Outcome {
+        let (session, secret) = try signIn.createSession(accountID: accountID, userAgent: call.request.head.header("user-agent"))
+        var writer = JSONWriter(capacity: 320)
+        writer.beginObject()
+        writer.key("session")
+        session.write(to: &writer, current: true)
+        writer.key("account_id")
+        writer.string(accountID)
+        writer.endObject()
+        return .respond(HTTPResponse(status: 201, headers: Answers.privateHeaders + [WebCookie.set(secret, secure: secureCookie)],
+                                     body: writer.bytes))
+    }
+
+    // MARK: Sessions
+
+    /// `POST /web/session` with `login_token` (the operator's link, once) or `account_token`.
+    func signInWithSecret(_ call: Call) throws -> Outcome {
+        try WebOrigin.allowAbsent(call.request.head, publicOrigin: context.configuration.publicOrigin)
+        var body = call.bodyReader()
+        let loginToken = body.read("login_token", .string)
+        let accountToken = body.read("account_token", .string)
+        if body.problems.isEmpty, (loginToken == nil) == (accountToken == nil) {
+            body.add("login_token", "Send login_token or account_token, one of them.")
+        }
+        try body.check()
+        try countAttempt(call)
+        if let loginToken {
+            guard let accountID = try signIn.redeemLoginToken(loginToken) else { throw APIError.unauthorized }
+            return try signedIn(accountID, call)
+        }
+        guard let accountToken, Secret.kind(of: Substring(accountToken)) == .accountToken,
+              case .account(let accountID)? = try context.services.authenticator.authenticate(Substring(accountToken)) else {
+            throw APIError.unauthorized
+        }
+        return try signedIn(accountID, call)
+    }
+
+    /// `GET /web/session`
+    func current(_ call: Call) throws -> Outcome {
+        let session = try session(call)
+        let passkeys = try signIn.passkeys(accountID: session.accountID).count
+        return Answers.object(capacity: 320) { writer in
+            writer.beginObject()
+            writer.key("session")
+            session.write(to: &writer, current: true)
+            writer.key("account_id")
+            writer.string(session.accountID)
+            writer.key("passkeys")
+            writer.int(passkeys)
+            writer.endObject()
+        }
+    }
+
+    /// `DELETE /web/session`: sign out; the cookie is cleared.
+    func signOut(_ call: Call) throws -> Outcome {
+        let session = try session(call)
+        try signIn.deleteSession(accountID: session.accountID, id: session.id)
+        return .respond(HTTPResponse(status: 204, headers: [("Cache-Control", "no-store"), WebCookie.clear(secure: secureCookie)]))
+    }
+
+    /// `GET /web/sessions`
+    func listSessions(_ call: Call) throws -> Outcome {
+        let session = try session(call)
+        let sessions = try signIn.sessions(accountID: session.accountID)
+        return Answers.list("sessions", sessions) { item, writer in item.write(to: &writer, current: item.id == session.id) }
+    }
+
+    /// `DELETE /web/sessions/{session_id}`: another browser's session, or this one.
+    func removeSession(_ call: Call) throws -> Outcome {
+        let session = try session(call)
+        let id = try call.path("session_id")
+        guard Identifier.isWellFormed(Substring(id), prefix: "wss_") else { throw DomainError.notFound("Session not found.") }
+        try signIn.deleteSession(accountID: session.accountID, id: id)
+        return Answers.noContent
+    }
+}
