@@ -119,7 +119,7 @@ function answerControls(question, store, promptId) {
   };
   if (question.kind === "text") {
     const fieldId = uid("answer");
-    const input = h("textarea", { id: fieldId, name: "answer", maxlength: "1000", required: true, "aria-describedby": errorId });
+    const input = h("textarea", { id: fieldId, name: "answer", maxlength: "1000", "aria-required": "true", "aria-describedby": errorId });
     const button = h("button", { type: "submit", class: "primary" }, "Send answer");
     const form = h("form", {
       class: "answer-form",

@@ -63,31 +63,33 @@ export function syncList(list, items, keyOf, versionOf, render) {
   for (const child of Array.from(list.children)) {
     if (child.dataset.key) existing.set(child.dataset.key, child);
   }
-  let cursor = list.firstElementChild;
-  for (const item of items) {
+  const wanted = items.map((item) => {
     const key = keyOf(item);
     const version = String(versionOf(item));
-    let el = existing.get(key);
-    if (el && el.dataset.version === version) {
-      existing.delete(key);
-    } else {
-      const fresh = render(item);
-      fresh.dataset.key = key;
-      fresh.dataset.version = version;
-      if (el) {
-        const hadFocus = el.contains(document.activeElement);
-        el.replaceWith(fresh);
-        existing.delete(key);
-        if (hadFocus) fresh.querySelector("a, button, input, select, textarea")?.focus();
-      }
-      el = fresh;
-    }
-    if (el !== cursor) list.insertBefore(el, cursor);
-    else cursor = cursor.nextElementSibling;
-  }
-  for (const stale of existing.values()) stale.remove();
-  // Anything left after the cursor that is not an item (for example an empty-list line).
+    const old = existing.get(key);
+    if (old && old.dataset.version === version) return old;
+    const fresh = render(item);
+    fresh.dataset.key = key;
+    fresh.dataset.version = version;
+    if (old && old.contains(document.activeElement)) fresh.dataset.refocus = "1";
+    return fresh;
+  });
+  const keep = new Set(wanted);
+  const focusedBefore = document.activeElement;
   for (const child of Array.from(list.children)) {
-    if (!child.dataset.key) child.remove();
+    if (!keep.has(child)) child.remove();
+  }
+  wanted.forEach((el, index) => {
+    if (list.children[index] !== el) list.insertBefore(el, list.children[index] || null);
+  });
+  for (const el of wanted) {
+    if (el.dataset.refocus) {
+      delete el.dataset.refocus;
+      el.querySelector("a, button, input, select, textarea")?.focus();
+    }
+  }
+  // Moving a node with the focus inside loses the focus: put it back.
+  if (focusedBefore && focusedBefore.isConnected && document.activeElement !== focusedBefore && list.contains(focusedBefore)) {
+    focusedBefore.focus();
   }
 }

@@ -15,7 +15,7 @@ export async function sendMessage(keyId, text, taskId) {
 export function messageForm(store, keyId, { taskId, onSent } = {}) {
   const fieldId = uid("message");
   const errorId = uid("message-error");
-  const input = h("textarea", { id: fieldId, maxlength: "2000", required: true, "aria-describedby": errorId });
+  const input = h("textarea", { id: fieldId, maxlength: "2000", "aria-required": "true", "aria-describedby": errorId });
   const error = h("p", { class: "error-text", id: errorId, hidden: true });
   const button = h("button", { type: "submit", class: "primary" }, "Send message");
   const form = h("form", {

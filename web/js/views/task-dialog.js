@@ -12,7 +12,7 @@ export function taskDialog(store, { keyId = "", task = null } = {}) {
   const keys = store.sortedKeys();
   const keySelect = h("select", { id: ids.key }, keys.map((k) => h("option", { value: k.id }, k.label)));
   if (keyId) keySelect.value = keyId;
-  const title = h("input", { id: ids.title, type: "text", maxlength: "200", required: true, value: task?.title ?? "" });
+  const title = h("input", { id: ids.title, type: "text", maxlength: "200", "aria-required": "true", value: task?.title ?? "" });
   const description = h("textarea", { id: ids.description, maxlength: "20000" });
   description.value = task?.description ?? "";
   const priority = h("select", { id: ids.priority }, Object.entries(PRIORITY_LABELS).map(([v, t]) => h("option", { value: v }, t)));
