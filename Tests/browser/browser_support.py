@@ -39,11 +39,12 @@ def free_port() -> int:
 
 
 class Response:
-    def __init__(self, status, headers, body):
+    def __init__(self, status, headers, raw):
         self.status = status
         self.headers = headers
-        self.body = body
-        self.json = json.loads(body) if body and headers.get("Content-Type", "").startswith("application/json") else None
+        self.raw = raw
+        self.body = raw.decode("utf-8", "replace")
+        self.json = json.loads(self.body) if raw and headers.get("Content-Type", "").startswith("application/json") else None
 
     def __repr__(self):
         return f"<{self.status} {self.body[:300]!r}>"
@@ -66,11 +67,9 @@ class Http:
             request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as answer:
-                raw = answer.read().decode()
-                result = Response(answer.status, dict(answer.headers), raw)
+                result = Response(answer.status, dict(answer.headers), answer.read())
         except urllib.error.HTTPError as error:
-            raw = error.read().decode()
-            result = Response(error.code, dict(error.headers), raw)
+            result = Response(error.code, dict(error.headers), error.read())
         record_secrets(result.body)
         return result
 

@@ -124,7 +124,8 @@ def test_a_cross_origin_post_with_the_session_cookie_gets_403(relaydeck, page, c
         attacker.shutdown()
         attacker.server_close()
     assert [s[:2] for s in statuses] == [("POST", 403), ("POST", 403)], statuses
-    assert all(sent_cookie for *_, sent_cookie in statuses), statuses
+    # The form's POST carried the session cookie for certain (a navigation of the same site).
+    assert statuses[-1][2], statuses
     assert relaydeck.http.ok("GET", "/v1/keys", token=token)["keys"] == []
     console.errors.clear()
 

@@ -140,6 +140,12 @@ function onSignedIn(result, how) {
   }
 }
 
+// The skip link moves the focus without touching the hash (the router owns the hash).
+document.querySelector(".skip-link").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
+
 window.addEventListener("hashchange", () => {
   if (location.hash.startsWith("#login=")) { boot(); return; }
   render();

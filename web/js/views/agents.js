@@ -51,7 +51,7 @@ function agentCard(store, key) {
       h("h3", { id: headingId }, h("a", { href: `#/key/${enc(key.id)}` }, key.label)),
       h("span", { class: "chip" }, `${tasks.length} open`)),
     h("div", { class: "meta" },
-      key.last_client ? h("span", null, `${key.last_client.name} ${key.last_client.version ?? ""}`.trim()) : h("span", null, "Not connected yet"),
+      key.last_client ? h("span", null, `${key.last_client.name} ${key.last_client.version ?? ""}`.trim()) : h("span", null, "No MCP client yet"),
       key.last_host ? h("span", null, `on ${key.last_host}`) : null,
       h("span", null, "Last used ", timeElement(key.last_used_at)),
       h("span", null, `Inbox: ${unread} unread`)),
