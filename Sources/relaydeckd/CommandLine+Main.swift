@@ -14,6 +14,7 @@ extension CommandLine {
           check-config   check the environment and print the settings (secrets hidden)
           resolve HOST   print the addresses this binary finds for a host name
           account create                            make an account; prints its token once
+          account login-link --account ID           print a one-time sign-in link for the web console
           key create --account ID --label LABEL     make an API key; prints its secret once
           backup FILE    copy the database to FILE, also while the server runs
           help           print this text

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Clock
 import Crypto
+import EventLoop
 import JSON
 import Relaydeck
 import SQLite
@@ -14,9 +15,13 @@ import SQLite
 extension CommandLine {
     static let accountUsage = """
         usage: relaydeckd account create
+               relaydeckd account login-link --account ACCOUNT_ID
 
-        Makes an account and prints {"account": ..., "token": "mca_..."}; the token is shown
-        this one time.
+        create      Makes an account and prints {"account": ..., "token": "mca_...",
+                    "login_link": "..."}; the token is shown this one time.
+        login-link  Prints a link that signs a browser in to the web console of the
+                    account: it works once, within 15 minutes, also on a server that runs
+                    now. The link starts with PUBLIC_URL (else http:// and LISTEN).
         """
     static let keyUsage = """
         usage: relaydeckd key create --account ACCOUNT_ID --label LABEL
@@ -33,11 +38,51 @@ extension CommandLine {
 
     static func account(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
         if arguments.first == "--help" || arguments.first == "-h" { output(accountUsage); return 0 }
+        if arguments.first == "login-link" { return loginLink(Array(arguments.dropFirst()), output: output) }
         guard arguments == ["create"] else { printError(accountUsage); return 2 }
-        return withStore { store in
+        return withStore { store, config in
             let services = operatorServices(store)
             let (account, token) = try services.accounts.create()
-            output(created("account", account.write, "token", token))
+            let link = try loginLink(for: account.id, store: store, config: config)
+            // The creation JSON with one more member: the link for the web console.
+            var text = created("account", account.write, "token", token)
+            text.removeLast()
+            var writer = JSONWriter(capacity: 160)
+            writer.string(link)
+            text += ",\"login_link\":" + String(decoding: writer.bytes, as: UTF8.self) + "}"
+            output(text)
+        }
+    }
+
+    /// `account login-link --account ID`: the link alone on one line.
+    static func loginLink(_ arguments: [String], output: (String) -> Void) -> Int32 {
+        if arguments.first == "--help" || arguments.first == "-h" { output(accountUsage); return 0 }
+        guard let options = Options(arguments, ["--account"]), let accountID = options["--account"], !accountID.isEmpty else {
+            printError(accountUsage)
+            return 2
+        }
+        return withStore { store, config in
+            output(try loginLink(for: accountID, store: store, config: config))
+        }
+    }
+
+    /// A new one-time login link of the account (`Account not found.` for an unknown one).
+    private static func loginLink(for accountID: String, store: Store, config: Config) throws -> String {
+        let token = try WebSignIn(store: store, clock: SystemClock.shared, random: SystemRandom()).createLoginToken(accountID: accountID)
+        return consoleBase(config) + "/app/#login=" + token
+    }
+
+    /// `PUBLIC_URL`, else `http://` and the listening address (`localhost` for a wildcard
+    /// address, which is no address a browser can open).
+    static func consoleBase(_ config: Config) -> String {
+        if let publicURL = config.publicURL { return publicURL }
+        switch config.listen {
+        case .tcp(let host, let port):
+            let text = host.description
+            let name = text == "0.0.0.0" || text == "::" ? "localhost" : host.family == .v6 ? "[\(text)]" : text
+            return "http://\(name):\(port)"
+        case .unix:
+            return "http://localhost"
         }
     }
 
@@ -55,7 +100,7 @@ extension CommandLine {
             printError("key create: --label: \(problem.message)")
             return 2
         }
-        return withStore { store in
+        return withStore { store, _ in
             let services = operatorServices(store)
             _ = try services.accounts.get(accountID)
             let (key, secret) = try services.keys.create(accountID: accountID, label: label)
@@ -73,7 +118,7 @@ extension CommandLine {
             printError("backup: \(file) exists; name a new file")
             return 1
         }
-        return withStore { store in
+        return withStore { store, _ in
             try store.read { db in try db.backup(to: file) }
             output("backed up to \(file)")
         }
@@ -81,7 +126,7 @@ extension CommandLine {
 
     /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
     /// runs `body`, closes; one line and exit 1 for whatever fails.
-    private static func withStore(_ body: (Store) throws -> Void) -> Int32 {
+    private static func withStore(_ body: (Store, Config) throws -> Void) -> Int32 {
         guard let (config, _) = loadConfig() else { return 1 }
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
@@ -92,7 +137,7 @@ extension CommandLine {
                 printError("DATABASE_PATH: cannot open \(config.databasePath)")
                 return 1
             }
-            try body(store)
+            try body(store, config)
             return 0
         } catch let error as DomainError {
             switch error {

@@ -22,6 +22,9 @@ class Response:
         self.headers = headers
         self.body = body
         record_secrets(body)
+        for name, value in headers:
+            if name.lower() == "set-cookie":
+                record_secrets(value)
 
     def header(self, name: str) -> str | None:
         """The value of the one field `name` (case-insensitive); None when absent."""

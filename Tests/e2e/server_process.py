@@ -17,7 +17,8 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 # Every secret any client saw in any answer during this pytest session. A server log is
 # checked against all of them, plus the shape of any secret at all.
 SEEN_SECRETS: set[str] = set()
-SECRET_PATTERN = re.compile(rb"mc[ak]_[0-9A-Za-z]{43}")
+# Account tokens, API keys, web login tokens and web session cookies.
+SECRET_PATTERN = re.compile(rb"mc[akls]_[0-9A-Za-z]{43}")
 
 LISTENING_TEXT = re.compile(r"\binfo listening address=(\S+)")
 LISTENING_JSON = re.compile(r'"msg":"listening","address":"([^"]+)"')
@@ -35,7 +36,7 @@ def binary_path() -> Path:
 
 
 def record_secrets(data: bytes | str) -> None:
-    """Remembers every `mca_`/`mck_` secret in a server answer."""
+    """Remembers every `mca_`/`mck_`/`mcl_`/`mcs_` secret in a server answer."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
     for match in SECRET_PATTERN.findall(data):

@@ -21,7 +21,8 @@ def test_an_account_made_from_the_shell_works_on_the_running_server(start_server
     done = run(tmp_path, "account", "create")
     assert done.returncode == 0, done
     body = json.loads(done.stdout)
-    assert set(body) == {"account", "token"} and ACCOUNT_TOKEN.match(body["token"])
+    assert set(body) == {"account", "token", "login_link"} and ACCOUNT_TOKEN.match(body["token"])
+    assert body["login_link"].startswith("http://127.0.0.1:0/app/#login=mcl_")
     py = PythonClient(server.host, server.port)
     assert py.call("GET", "/v1/account", token=body["token"]).json == body["account"]
 

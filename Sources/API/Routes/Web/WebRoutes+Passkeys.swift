@@ -144,7 +144,6 @@ extension WebRoutes {
     func authenticationOptions(_ call: Call) throws -> Outcome {
         try WebOrigin.allowAbsent(call.request.head, publicOrigin: context.configuration.publicOrigin)
         let rp = try origin(call)
-        try countAttempt(call)
         guard let challenge = challenges.issue(owner: "", random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw APIError.rateLimited(retryAfter: 60)
