@@ -26,7 +26,7 @@ def test_login_link_then_passkey_then_sign_out_and_in_with_the_passkey(relaydeck
     expect(page.get_by_role("heading", name="Agents", level=1)).to_be_visible()
 
     page.get_by_role("link", name="Settings").click()
-    expect(page.get_by_role("list", name="Passkeys").get_by_text("Test laptop")).to_be_visible()
+    expect(page.get_by_role("list", name="Passkeys").get_by_text("Test laptop", exact=True)).to_be_visible()
     page.get_by_role("button", name="Sign out of this browser").click()
     expect(page.get_by_role("heading", name="Sign in to Relaydeck")).to_be_visible()
     expect(page.get_by_role("navigation", name="Sections")).to_be_hidden()
@@ -75,12 +75,14 @@ def test_a_session_removed_in_another_browser_signs_that_browser_out(relaydeck, 
 
     laptop.get_by_role("link", name="Settings").click()
     sessions = laptop.get_by_role("list", name="Signed-in browsers")
-    expect(sessions.get_by_text("Phone browser")).to_be_visible()
+    expect(sessions.get_by_role("button", name="Sign out there Phone browser")).to_be_visible()
     sessions.get_by_role("button", name="Sign out there Phone browser").click()
-    expect(sessions.get_by_text("Phone browser")).to_be_hidden()
+    expect(sessions.get_by_role("button", name="Sign out there Phone browser")).to_be_hidden()
 
-    # The phone's next request finds no session: its event stream and its calls get 401.
-    phone.get_by_role("link", name="Keys").click()
+    # The phone's next request finds no session: the page says so and shows the sign-in.
+    phone.get_by_role("link", name="Settings").click()
+    expect(phone.get_by_role("heading", name="Sign in to Relaydeck")).to_be_visible()
+    expect(phone.get_by_text("Your session ended. Sign in again.")).to_be_visible()
     phone.reload()
     expect(phone.get_by_role("heading", name="Sign in to Relaydeck")).to_be_visible()
     console.assert_clean()

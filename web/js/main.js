@@ -126,6 +126,8 @@ function showSignedOut(notice) {
   document.body.dataset.live = "off";
   if (notice && notice.includes("deleted")) forgetViewed();
   document.title = "Sign in · Relaydeck";
+  // The next sign-in starts at the agents, not where this session ended.
+  history.replaceState(null, "", location.pathname);
   mountSignIn(main, { notice, onSignedIn });
 }
 
