@@ -150,3 +150,34 @@ def test_a_task_opens_with_its_markdown_and_the_person_changes_it(relaydeck, sig
     relaydeck.http.ok("PATCH", f"/v1/tasks/{task['id']}", {"status_note": "Halfway there", "progress": 50}, token=secret)
     expect(page.get_by_text("Halfway there")).to_be_visible()
     console.assert_clean()
+
+
+def test_the_page_reconnects_after_a_restart_and_fetches_what_it_missed(tmp_path, new_context, console):
+    from browser_support import ServerProcess, start_relaydeck
+    first = start_relaydeck(tmp_path)
+    second = None
+    try:
+        _, token = first.new_account()
+        key, secret = first.new_key(token, "Claude Code")
+        page = new_context().new_page()
+        sign_in_with_token(page, first, token)
+        expect(page.get_by_role("heading", name="Claude Code")).to_be_visible()
+        assert first.process.stop() == 0
+        expect(page.get_by_role("status").filter(has_text="Reconnecting…")).to_be_visible()
+        # The same port and database: the browser's origin and cookie stay valid.
+        second = ServerProcess(tmp_path, {k: v for k, v in first.process.env.items() if k not in ("PATH",)}).start()
+        # Made while the page may still be disconnected: the refetch after `ready` brings it.
+        first.http.ok("POST", "/v1/tasks", {"title": "Made during the outage"}, token=secret)
+        expect(page.get_by_role("link", name="Made during the outage")).to_be_visible(timeout=30_000)
+        expect(page.get_by_role("status").filter(has_text="Reconnecting…")).to_be_hidden()
+        # And live events flow again on the new stream.
+        first.http.ok("POST", "/v1/tasks", {"title": "Made after the reconnect"}, token=secret)
+        expect(page.get_by_role("link", name="Made after the reconnect")).to_be_visible()
+        assert key["label"] == "Claude Code"
+        # The outage made failed loads and a broken stream; nothing else may be in the log.
+        console.errors[:] = [e for e in console.errors if "ERR_CONNECTION_REFUSED" not in e and "Failed to load resource" not in e]
+        console.assert_clean()
+    finally:
+        for process in (second, first.process):
+            if process:
+                process.teardown()
