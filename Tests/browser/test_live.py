@@ -1,6 +1,7 @@
 """What agents do shows in the open page without a reload, and the person's answers reach the
 agent that waits for them."""
 
+import re
 import threading
 
 import pytest
@@ -181,3 +182,38 @@ def test_the_page_reconnects_after_a_restart_and_fetches_what_it_missed(tmp_path
         for process in (second, first.process):
             if process:
                 process.teardown()
+
+
+def test_the_person_creates_edits_and_deletes_a_task_for_an_agent(relaydeck, signed_in, console):
+    page, token, key, secret = signed_in
+    page.get_by_role("link", name="Tasks", exact=True).click()
+    page.get_by_role("button", name="New task").click()
+    dialog = page.get_by_role("dialog", name="New task")
+    dialog.get_by_label("Title").fill("Rotate the logs")
+    dialog.get_by_label("Description (Markdown)").fill("Keep *seven* days.")
+    dialog.get_by_label("Priority").select_option("urgent")
+    dialog.get_by_role("button", name="Create task").click()
+    expect(dialog).to_be_hidden()
+    page.get_by_role("list", name="Tasks").get_by_role("link", name="Rotate the logs").click()
+    expect(page.get_by_text("The agent has not picked it up yet")).to_be_visible()
+    [task] = relaydeck.http.ok("GET", "/v1/tasks", token=secret)["tasks"]
+    assert (task["title"], task["priority"], task["source"]) == ("Rotate the logs", "urgent", "app")
+    # The agent gets it from its inbox; the open page shows that it did.
+    inbox = relaydeck.http.ok("GET", "/v1/inbox", token=secret)["items"]
+    assert [(i["kind"], i["text"]) for i in inbox] == [("task_assigned", "Rotate the logs")]
+    expect(page.get_by_text(re.compile("The agent got it"))).to_be_visible()
+
+    page.get_by_role("button", name="Edit title and description").click()
+    edit = page.get_by_role("dialog", name="Edit task")
+    edit.get_by_label("Title").fill("Rotate and compress the logs")
+    edit.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", name="Rotate and compress the logs", level=1)).to_be_visible()
+
+    page.get_by_role("button", name="Delete task").click()
+    page.get_by_role("dialog", name="Delete this task?").get_by_role("button", name="Delete task").click()
+    expect(page.get_by_role("heading", name="Tasks", level=1)).to_be_visible()
+    assert relaydeck.http.ok("GET", "/v1/tasks", token=secret)["tasks"] == []
+    kinds = [i["kind"] for i in relaydeck.http.ok("GET", "/v1/inbox", token=secret)["items"]]
+    assert kinds == ["task_changed", "task_deleted"]
+    assert key["label"] == "Claude Code" and token
+    console.assert_clean()

@@ -138,3 +138,9 @@ def test_live_updates_are_announced_to_screen_readers(relaydeck, page, console):
     expect(announcer).to_have_text("Claude Code asks: Merge the branch?")
     assert key["label"] == "Claude Code"
     console.assert_clean()
+
+
+def test_the_service_worker_lists_every_file_of_the_shell():
+    listed = set(re.findall(r'"([^"]+)"', (WEB / "sw.js").read_text().split("const SHELL = [", 1)[1].split("];", 1)[0]))
+    files = {str(p.relative_to(WEB)) for p in WEB.rglob("*") if p.is_file() and p.name != "sw.js"}
+    assert listed - {"./"} == files

@@ -15,6 +15,7 @@ import { taskDialog } from "./task-dialog.js";
 export function mount(main, params, { store, navigate }) {
   const id = params.get("id");
   let task = null;
+  let deleting = false;
   const body = h("div", { class: "stack" });
   const questions = h("ul", { class: "list", "aria-label": "Questions about this task" });
   replace(main, h("p", { class: "loading" }, "Loading the task…"));
@@ -77,17 +78,21 @@ export function mount(main, params, { store, navigate }) {
   };
 
   async function remove() {
+    // The event stream can announce the deletion before the answer comes: keep what is needed.
+    const doomed = task;
     const ok = await confirmDialog({
-      title: "Delete this task?", message: `“${task.title}” is deleted, and its pending questions are cancelled. The agent gets a note in its inbox.`,
+      title: "Delete this task?", message: `“${doomed.title}” is deleted, and its pending questions are cancelled. The agent gets a note in its inbox.`,
       confirmLabel: "Delete task", danger: true,
     });
     if (!ok) return;
     try {
-      await api("DELETE", `/v1/tasks/${enc(task.id)}`);
-      store.apply("task.deleted", { task_id: task.id, key_id: task.key_id });
+      deleting = true;
+      await api("DELETE", `/v1/tasks/${enc(doomed.id)}`);
+      store.apply("task.deleted", { task_id: doomed.id, key_id: doomed.key_id });
       announce("Task deleted.");
       navigate("#/tasks");
     } catch (error) {
+      deleting = false;
       showError(error);
     }
   }
@@ -96,7 +101,9 @@ export function mount(main, params, { store, navigate }) {
     task = loaded;
     replace(main, body);
     renderTask();
-    main.querySelector("h1")?.focus?.();
+    const heading = main.querySelector("h1");
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
   }, (error) => {
     replace(main, h("h1", null, "Task not found"),
       h("p", null, error.status === 404 ? "This task does not exist any more." : error.message),
@@ -110,7 +117,7 @@ export function mount(main, params, { store, navigate }) {
       task = data.task;
       renderTask();
       if (focused) document.getElementById(focused)?.focus();
-    } else if (name === "task.deleted" && data.task_id === id) {
+    } else if (name === "task.deleted" && data.task_id === id && !deleting) {
       replace(main, h("h1", null, "Task deleted"), h("p", null, "This task was deleted."), h("p", null, h("a", { href: "#/tasks" }, "Back to the tasks")));
       announce("This task was deleted.");
       task = null;
