@@ -39,8 +39,12 @@ def assert_not_pwned(page, console):
     console.assert_clean()
 
 
-def test_script_payloads_in_every_user_text_stay_text(relaydeck, page, console):
+def test_script_payloads_in_every_user_text_stay_text(relaydeck, new_context, console):
     _, token = relaydeck.new_account()
+    # The browser's own User-Agent is user text too: the sessions list shows it.
+    context = new_context(user_agent=PAYLOADS[1])
+    page = context.new_page()
+    add_authenticator(context, page)
     evil = PAYLOADS[0]
     key, secret = relaydeck.new_key(token, evil[:40])
     other, other_secret = relaydeck.new_key(token, PAYLOADS[1][:40])
@@ -78,7 +82,14 @@ def test_script_payloads_in_every_user_text_stay_text(relaydeck, page, console):
         assert link.get_attribute("rel") == "noopener noreferrer"
     description.hover()
     assert_not_pwned(page, console)
+    # A passkey's name, as typed by the person.
     page.get_by_role("link", name="Settings").click()
+    page.get_by_role("button", name="Add a passkey").click()
+    dialog = page.get_by_role("dialog", name="Add a passkey")
+    dialog.get_by_label("Name of the passkey").fill(PAYLOADS[2][:40])
+    dialog.get_by_role("button", name="Register a passkey").click()
+    expect(page.get_by_role("list", name="Passkeys").get_by_text(PAYLOADS[2][:40]).first).to_be_visible()
+    expect(page.get_by_role("list", name="Signed-in browsers").get_by_text(PAYLOADS[1]).first).to_be_visible()
     assert_not_pwned(page, console)
 
 
