@@ -62,15 +62,17 @@ let package = Package(
         // domain's random sources for the tests that build the domain.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .target(name: "DomainTestSupport", dependencies: ["TestSupport", "Relaydeck"], path: "Tests/DomainTestSupport", swiftSettings: strict),
+        // A passkey authenticator in software (keys made with OpenSSL) for the WebAuthn tests.
+        .target(name: "WebAuthnTestSupport", dependencies: ["COpenSSL", "Crypto"], path: "Tests/WebAuthnTestSupport", swiftSettings: strict),
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "EventLoop"], path: "Tests/HTTPTestSupport", swiftSettings: strict),
         .testTarget(name: "EventLoopTests", dependencies: ["TestSupport", "EventLoop", "CLinux"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTPTestSupport", "HTTP", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "AppIntegrity", "Crypto", "COpenSSL"], swiftSettings: strict),
+        .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

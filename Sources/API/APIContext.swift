@@ -20,6 +20,8 @@ final class APIContext {
     var messageLimiter = RateLimiter(limit: 60, periodMicros: 3_600_000_000)
     /// 30 `notify_user` calls in one hour for each key.
     var notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000)
+    /// The event streams of each web session, ended with their session.
+    let sessionStreams = SessionStreams()
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 

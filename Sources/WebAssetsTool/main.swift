@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-// The build tool of the `WebAssetsPlugin`: `WebAssetsTool OUTPUT WEB_DIR FILE...` writes one
-// Swift file that holds every FILE (a path under WEB_DIR) as an entry of `WebAsset.table`:
-// its path below WEB_DIR, its content type, and its bytes. The bytes go in as base64 string
+// The build tool of the `WebAssetsPlugin`: `WebAssetsTool OUTPUT WEB_DIR` writes one Swift
+// file that holds every file under WEB_DIR (at any depth; names starting with `.` skipped) as
+// an entry of `WebAsset.encoded`: its path below WEB_DIR, its content type, and its bytes.
+// OUTPUT is rewritten only when its text changes: the tool runs on every build. The bytes go in as base64 string
 // literals, decoded once at first use: the compiler reads a long string literal at once,
 // while an array literal of a hundred thousand integers costs seconds of type checking.
 // A file whose type this tool does not know stops the build, so no file is ever served as
@@ -76,11 +77,33 @@ func literal(_ text: String) -> String {
     return "\"\(text)\""
 }
 
+/// The regular files under `directory` (a path ending in `/`), as paths relative to `root`.
+func walk(_ directory: String, relative: String, into files: inout [String]) {
+    guard let handle = opendir(directory) else { fail("cannot read the folder \(directory)") }
+    defer { closedir(handle) }
+    while let entry = readdir(handle) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name.hasPrefix(".") { continue }
+        let path = directory + name
+        var status = stat()
+        guard stat(path, &status) == 0 else { fail("cannot read \(path)") }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: walk(path + "/", relative: relative + name + "/", into: &files)
+        case S_IFREG: files.append(relative + name)
+        default: continue
+        }
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else { fail("usage: WebAssetsTool OUTPUT WEB_DIR FILE...") }
+guard arguments.count == 2 else { fail("usage: WebAssetsTool OUTPUT WEB_DIR") }
 let output = arguments[0]
 var webDirectory = arguments[1]
 if !webDirectory.hasSuffix("/") { webDirectory += "/" }
+var files: [String] = []
+walk(webDirectory, relative: "", into: &files)
 
 var source = """
     // Written by WebAssetsTool from the files of web/ at build time. Do not edit.
@@ -89,18 +112,18 @@ var source = """
         static let encoded: [(path: String, contentType: String, base64: String)] = [
 
     """
-for file in arguments.dropFirst(2).sorted() {
-    guard file.hasPrefix(webDirectory) else { fail("\(file) is not under \(webDirectory)") }
-    let path = String(file.dropFirst(webDirectory.utf8.count))
+// Sorted by bytes, so the text (and the build) does not depend on the folder's order.
+for path in files.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     guard let dot = name.lastIndex(of: "."),
           let type = contentTypes[name[name.index(after: dot)...].lowercased()] else {
         fail("web/\(path): unknown file type; add its extension to WebAssetsTool's contentTypes")
     }
-    source += "        (\(literal(path)), \(literal(type)), \"\(base64(readFile(file)))\"),\n"
+    source += "        (\(literal(path)), \(literal(type)), \"\(base64(readFile(webDirectory + path)))\"),\n"
 }
 source += "    ]\n}\n"
 
-guard let out = fopen(output, "wb") else { fail("cannot write \(output)") }
 let bytes = Array(source.utf8)
+if access(output, F_OK) == 0, readFile(output) == bytes { exit(0) }
+guard let out = fopen(output, "wb") else { fail("cannot write \(output)") }
 guard fwrite(bytes, 1, bytes.count, out) == bytes.count, fclose(out) == 0 else { fail("cannot write \(output)") }

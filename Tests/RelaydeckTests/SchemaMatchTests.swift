@@ -20,6 +20,12 @@ import Testing
         LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
         ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
         TaskSQL.unchanged(byKey: true), TaskSQL.unchanged(byKey: false), TaskSQL.moved,
+        WebSignIn.SQL.insertLink, WebSignIn.SQL.selectLink, WebSignIn.SQL.deleteLink, WebSignIn.SQL.deleteExpiredLinks,
+        WebSignIn.SQL.deleteLinksOfAccount, WebSignIn.SQL.insertSession, WebSignIn.SQL.selectSession,
+        WebSignIn.SQL.selectSessions, WebSignIn.SQL.touchSession, WebSignIn.SQL.deleteSession, WebSignIn.SQL.deleteIdleSessions,
+        WebSignIn.SQL.deleteSessionsOfAccount, WebSignIn.SQL.insertPasskey, WebSignIn.SQL.selectCredential,
+        WebSignIn.SQL.selectPasskeys, WebSignIn.SQL.selectPasskey, WebSignIn.SQL.deletePasskey, WebSignIn.SQL.usePasskey,
+        WebSignIn.SQL.deletePasskeysOfAccount,
     ] + Purger.SQL.deleteOwned
 
     @Test(arguments: statements)

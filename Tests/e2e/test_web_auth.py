@@ -203,6 +203,30 @@ def test_the_event_stream_takes_the_session(console):
         sock.close()
 
 
+def test_ending_the_session_ends_its_event_stream(console):
+    _, token, cookie = console.new_account()
+    streams = []
+    for header in (f"Cookie: relaydeck_session={cookie}", f"Authorization: Bearer {token}"):
+        sock = socket.create_connection((console.server.host, console.server.port), timeout=10)
+        sock.sendall(f"GET /v1/events HTTP/1.1\r\nHost: {console.server.host}\r\n{header}\r\n\r\n".encode())
+        received = b""
+        while b"event: ready" not in received:
+            received += sock.recv(65536)
+        streams.append(sock)
+    try:
+        assert console.call("DELETE", "/web/session", cookie=cookie, origin=console.origin).status == 204
+        # The session's stream ends (the server closes it); the token's stream goes on.
+        session_stream, token_stream = streams
+        while chunk := session_stream.recv(65536):
+            assert b"event:" not in chunk or b": ping" in chunk, chunk
+        token_stream.settimeout(0.5)
+        with pytest.raises(socket.timeout):
+            token_stream.recv(65536)
+    finally:
+        for sock in streams:
+            sock.close()
+
+
 def test_sign_out_and_a_removed_session_end_the_cookie(console):
     account, token, first = console.new_account()
     _, second = console.sign_in({"account_token": token})

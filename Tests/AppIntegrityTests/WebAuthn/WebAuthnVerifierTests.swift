@@ -1,6 +1,7 @@
 @testable import AppIntegrity
 import Crypto
 import Testing
+import WebAuthnTestSupport
 
 /// Registration and sign-in checks of `WebAuthnVerifier`, with credentials made in the test by
 /// `SoftwareAuthenticator` (ES256 and Ed25519), and one test for every check that refuses.

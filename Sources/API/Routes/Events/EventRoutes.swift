@@ -19,15 +19,19 @@ final class EventRoutes: RouteGroup {
     }
 
     var routes: [Route] {
-        [Route("/v1/events", [Endpoint(.get, .account { [self] _, account in try open(account) })])]
+        [Route("/v1/events", [Endpoint(.get, .account { [self] call, account in try open(call, account) })])]
     }
 
     /// `ready` first; `503` when the store is away at the time of the connect.
-    private func open(_ account: AccountCaller) throws -> Outcome {
+    private func open(_ call: Call, _ account: AccountCaller) throws -> Outcome {
         guard context.services.store.isHealthy() else {
             throw StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
         }
         let accountID = account.accountID
+        // A stream opened with the web console's cookie ends with its session.
+        let head = call.request.head
+        let sessionID = head.headers("authorization").isEmpty && head.headers("x-api-key").isEmpty
+            ? try WebCookie.session(of: call.request, context: context)?.id : nil
         return .stream(StreamOpening(
             pingInterval: Self.pingInterval, headers: [],
             opened: { [self] stream in
@@ -38,9 +42,13 @@ final class EventRoutes: RouteGroup {
                 writer.endObject()
                 stream.send(event: "ready", data: writer.bytes)
                 streams.add(stream, accountID: accountID)
+                if let sessionID { context.sessionStreams.add(stream, session: sessionID) }
                 scheduleStoreCheck()
             },
-            closed: { [weak self] stream in self?.streams.remove(stream, accountID: accountID) }))
+            closed: { [weak self] stream in
+                self?.streams.remove(stream, accountID: accountID)
+                if let sessionID { self?.context.sessionStreams.remove(stream, session: sessionID) }
+            }))
     }
 
     /// While streams are open, the store is looked at as often as the pings go: a store

@@ -22,6 +22,7 @@ extension WebRoutes {
         let session = try session(call)
         let rp = try origin(call)
         let existing = try signIn.passkeys(accountID: session.accountID)
+        try countChallenge(call)
         guard let challenge = challenges.issue(owner: session.accountID, random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw APIError.rateLimited(retryAfter: 60)
@@ -144,6 +145,7 @@ extension WebRoutes {
     func authenticationOptions(_ call: Call) throws -> Outcome {
         try WebOrigin.allowAbsent(call.request.head, publicOrigin: context.configuration.publicOrigin)
         let rp = try origin(call)
+        try countChallenge(call)
         guard let challenge = challenges.issue(owner: "", random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw APIError.rateLimited(retryAfter: 60)

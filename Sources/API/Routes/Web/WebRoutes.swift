@@ -14,6 +14,10 @@ final class WebRoutes: RouteGroup {
     /// Sign-in attempts (a link, a token, a passkey) for each client address.
     var attemptLimiter = RateLimiter(limit: WebRoutes.attemptsPerMinute, periodMicros: 60_000_000)
     static let attemptsPerMinute = 20
+    /// Passkey challenges for each client address: the challenges wait in memory for 5
+    /// minutes, so one address must not fill the book for everyone.
+    var challengeLimiter = RateLimiter(limit: WebRoutes.challengesPerMinute, periodMicros: 60_000_000)
+    static let challengesPerMinute = 60
 
     init(_ context: APIContext) {
         self.context = context
@@ -71,6 +75,13 @@ final class WebRoutes: RouteGroup {
     /// One more sign-in attempt from the request's address; `429` past the limit.
     func countAttempt(_ call: Call) throws(APIError) {
         if case .limited(let seconds) = attemptLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
+            throw APIError.rateLimited(retryAfter: seconds)
+        }
+    }
+
+    /// One more passkey challenge for the request's address; `429` past the limit.
+    func countChallenge(_ call: Call) throws(APIError) {
+        if case .limited(let seconds) = challengeLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
             throw APIError.rateLimited(retryAfter: seconds)
         }
     }
@@ -133,6 +144,7 @@ final class WebRoutes: RouteGroup {
     func signOut(_ call: Call) throws -> Outcome {
         let session = try session(call)
         try signIn.deleteSession(accountID: session.accountID, id: session.id)
+        context.sessionStreams.end(session: session.id)
         return .respond(HTTPResponse(status: 204, headers: [("Cache-Control", "no-store"), WebCookie.clear(secure: secureCookie)]))
     }
 
@@ -149,6 +161,7 @@ final class WebRoutes: RouteGroup {
         let id = try call.path("session_id")
         guard Identifier.isWellFormed(Substring(id), prefix: "wss_") else { throw DomainError.notFound("Session not found.") }
         try signIn.deleteSession(accountID: session.accountID, id: id)
+        context.sessionStreams.end(session: id)
         return Answers.noContent
     }
 }

@@ -4,15 +4,15 @@ import Crypto
 /// A passkey authenticator in software, for the tests: a fresh key made with OpenSSL, the
 /// COSE key, the attestation object (`none`) and assertions it signs, with every field a
 /// test may want wrong settable.
-final class SoftwareAuthenticator {
-    enum Algorithm { case es256, ed25519 }
+public final class SoftwareAuthenticator {
+    public enum Algorithm: Sendable { case es256, ed25519 }
 
-    let algorithm: Algorithm
-    let credentialID: [UInt8]
-    var signCount: UInt32 = 0
+    public let algorithm: Algorithm
+    public let credentialID: [UInt8]
+    public var signCount: UInt32 = 0
     private let key: OpaquePointer
 
-    init(_ algorithm: Algorithm, credentialID: [UInt8] = Array(0..<16)) {
+    public init(_ algorithm: Algorithm, credentialID: [UInt8] = Array(0..<16)) {
         self.algorithm = algorithm
         self.credentialID = credentialID
         let context = EVP_PKEY_CTX_new_from_name(nil, algorithm == .es256 ? "EC" : "ED25519", nil)!
@@ -27,7 +27,7 @@ final class SoftwareAuthenticator {
     deinit { EVP_PKEY_free(key) }
 
     /// The COSE_Key of the public key (RFC 9053), with `alg` replaceable.
-    func coseKey(alg: Int64? = nil) -> [UInt8] {
+    public func coseKey(alg: Int64? = nil) -> [UInt8] {
         switch algorithm {
         case .es256:
             var point = [UInt8](repeating: 0, count: 65)
@@ -43,23 +43,23 @@ final class SoftwareAuthenticator {
         }
     }
 
-    static let up: UInt8 = 0x01, uv: UInt8 = 0x04, at: UInt8 = 0x40
+    public static let up: UInt8 = 0x01, uv: UInt8 = 0x04, at: UInt8 = 0x40
 
-    func authenticatorData(rpID: String, flags: UInt8, counter: UInt32, attested: [UInt8]? = nil) -> [UInt8] {
+    public func authenticatorData(rpID: String, flags: UInt8, counter: UInt32, attested: [UInt8]? = nil) -> [UInt8] {
         var data = SHA256.hash(rpID) + [flags]
         data += [UInt8(counter >> 24), UInt8(counter >> 16 & 0xFF), UInt8(counter >> 8 & 0xFF), UInt8(counter & 0xFF)]
         if let attested { data += attested }
         return data
     }
 
-    static func clientData(type: String, challenge: [UInt8], origin: String, crossOrigin: Bool = false) -> [UInt8] {
+    public static func clientData(type: String, challenge: [UInt8], origin: String, crossOrigin: Bool = false) -> [UInt8] {
         let text = #"{"type":"\#(type)","challenge":"\#(Base64.encode(challenge, urlSafe: true, padded: false))","origin":"\#(origin)","crossOrigin":\#(crossOrigin)}"#
         return Array(text.utf8)
     }
 
     /// `attestationObject` of a registration: fmt `none`, an empty statement, the
     /// authenticator data with the attested credential.
-    func attestationObject(rpID: String, flags: UInt8 = up | uv | at, coseKey: [UInt8]? = nil, format: String = "none") -> [UInt8] {
+    public func attestationObject(rpID: String, flags: UInt8 = up | uv | at, coseKey: [UInt8]? = nil, format: String = "none") -> [UInt8] {
         let attested = [UInt8](repeating: 0, count: 16) + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)]
             + credentialID + (coseKey ?? self.coseKey())
         let authData = authenticatorData(rpID: rpID, flags: flags, counter: signCount, attested: attested)
@@ -67,7 +67,7 @@ final class SoftwareAuthenticator {
     }
 
     /// A signature over `authData || SHA-256(clientData)`.
-    func sign(_ message: [UInt8]) -> [UInt8] {
+    public func sign(_ message: [UInt8]) -> [UInt8] {
         let context = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(context) }
         precondition(EVP_DigestSignInit(context, nil, algorithm == .es256 ? EVP_sha256() : nil, nil, key) == 1)
@@ -80,12 +80,12 @@ final class SoftwareAuthenticator {
 }
 
 /// Just enough CBOR to write a COSE key and an attestation object.
-enum CBORWriter {
-    enum Value {
+public enum CBORWriter {
+    public enum Value {
         case int(Int64), bytes([UInt8]), text(String), raw([UInt8])
     }
 
-    static func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
+    public static func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
         switch value {
         case 0..<24: return [major << 5 | UInt8(value)]
         case 24..<256: return [major << 5 | 24, UInt8(value)]
@@ -94,7 +94,7 @@ enum CBORWriter {
         }
     }
 
-    static func encode(_ value: Value) -> [UInt8] {
+    public static func encode(_ value: Value) -> [UInt8] {
         switch value {
         case .int(let n): return n >= 0 ? head(0, UInt64(n)) : head(1, UInt64(-1 - n))
         case .bytes(let b): return head(2, UInt64(b.count)) + b
@@ -103,11 +103,11 @@ enum CBORWriter {
         }
     }
 
-    static func map(_ entries: [(Int64, Value)]) -> [UInt8] {
+    public static func map(_ entries: [(Int64, Value)]) -> [UInt8] {
         head(5, UInt64(entries.count)) + entries.flatMap { encode(.int($0.0)) + encode($0.1) }
     }
 
-    static func textMap(_ entries: [(String, Value)]) -> [UInt8] {
+    public static func textMap(_ entries: [(String, Value)]) -> [UInt8] {
         head(5, UInt64(entries.count)) + entries.flatMap { encode(.text($0.0)) + encode($0.1) }
     }
 }
