@@ -1,6 +1,7 @@
 """Keys (the secret shown once with ready-made MCP settings, rename, delete), messages and the
 inbox view, the activity log, the account settings and deleting the account."""
 
+import json
 import re
 
 import pytest
@@ -139,6 +140,11 @@ def test_the_activity_log_of_a_key(relaydeck, signed_in, console):
     expect(log.get_by_role("row").nth(2)).to_contain_text("GET /v1/tasks/{task_id}")
     expect(log.get_by_role("row").nth(2)).to_contain_text("not_found")
     expect(log.get_by_role("row").nth(2)).to_contain_text("build-box")
+    # An entry is copied whole, as JSON, to hand it to the agent.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log.get_by_role("row").nth(2).get_by_role("button", name="Copy the entry GET /v1/tasks/{task_id} of").click()
+    copied = json.loads(page.evaluate("() => navigator.clipboard.readText()"))
+    assert (copied["action"], copied["status"], copied["code"], copied["host"]) == ("GET /v1/tasks/{task_id}", "error", "not_found", "build-box")
     console.assert_clean()
 
 

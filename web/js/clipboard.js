@@ -4,9 +4,10 @@
 import { announce } from "./announce.js";
 import { h } from "./dom.js";
 
-export function copyButton(getText, label, target) {
+export function copyButton(getText, label, target, accessibleName) {
   return h("button", {
     type: "button",
+    "aria-label": accessibleName,
     onclick: async (event) => {
       const button = event.currentTarget;
       try {

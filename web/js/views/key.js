@@ -3,6 +3,7 @@
 
 import { api, enc, query } from "../api.js";
 import { announce, showError } from "../announce.js";
+import { copyButton } from "../clipboard.js";
 import { h, replace } from "../dom.js";
 import { formatDate, timeElement } from "../time.js";
 import { messageForm } from "./message-dialog.js";
@@ -45,7 +46,7 @@ export function mount(main, params, { store }) {
       h("div", { class: "table-wrap" },
         h("table", null,
           h("caption", { class: "visually-hidden" }, "Activity log, newest first"),
-          h("thead", null, h("tr", null, ["When", "Action", "Result", "Duration", "Client", "Host"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", null, h("tr", null, ["When", "Action", "Result", "Duration", "Client", "Host", "Copy"].map((t) => h("th", { scope: "col" }, t)))),
           activityBody)),
       h("div", { class: "row" }, activityMore)));
   renderInfo();
@@ -79,7 +80,7 @@ export function mount(main, params, { store }) {
       const page = await api("GET", `/v1/keys/${enc(id)}/activity${query({ limit: 50, cursor: fresh ? null : cursor })}`);
       if (fresh) replace(activityBody);
       for (const entry of page.items) activityBody.append(activityRow(entry));
-      if (fresh && page.items.length === 0) activityBody.append(h("tr", null, h("td", { colspan: "6", class: "muted" }, "No requests in the last 7 days.")));
+      if (fresh && page.items.length === 0) activityBody.append(h("tr", null, h("td", { colspan: "7", class: "muted" }, "No requests in the last 7 days.")));
       cursor = page.next_cursor;
       activityMore.hidden = !cursor;
       if (!fresh) announce(`${page.items.length} older entries loaded.`);
@@ -98,7 +99,9 @@ export function mount(main, params, { store }) {
       h("td", null, result),
       h("td", null, `${entry.duration_ms} ms`),
       h("td", null, entry.client ? `${entry.client.name} ${entry.client.version ?? ""}`.trim() : "–"),
-      h("td", null, entry.host ?? "–"));
+      h("td", null, entry.host ?? "–"),
+      // The log exists so that the person can hand an entry to the agent: the JSON as it came.
+      h("td", null, copyButton(() => JSON.stringify(entry), "Copy", null, `Copy the entry ${entry.action} of ${formatDate(entry.at)}`)));
   }
 
   loadInbox();

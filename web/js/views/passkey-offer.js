@@ -11,7 +11,7 @@ export function offerPasskey({ first = false, onDone } = {}) {
     return;
   }
   const fieldId = uid("passkey-name");
-  const input = h("input", { id: fieldId, type: "text", maxlength: "64", value: defaultPasskeyName(), autocomplete: "off" });
+  const input = h("input", { id: fieldId, type: "text", maxlength: "40", value: defaultPasskeyName(), autocomplete: "off" });
   const error = h("p", { class: "error-text", role: "alert", hidden: true });
   openDialog({
     title: first ? "Sign in faster next time" : "Add a passkey",
