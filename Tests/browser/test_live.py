@@ -217,3 +217,15 @@ def test_the_person_creates_edits_and_deletes_a_task_for_an_agent(relaydeck, sig
     assert kinds == ["task_changed", "task_deleted"]
     assert key["label"] == "Claude Code" and token
     console.assert_clean()
+
+
+def test_loading_the_last_page_moves_the_focus_to_the_first_new_task(relaydeck, signed_in, console):
+    page, _, _, secret = signed_in
+    for number in range(52):
+        relaydeck.http.ok("POST", "/v1/tasks", {"title": f"Item {number:02d}"}, token=secret)
+    page.get_by_role("link", name="Tasks", exact=True).click()
+    expect(page.get_by_role("list", name="Tasks").get_by_role("listitem")).to_have_count(50)
+    page.get_by_role("button", name="Load more tasks").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("link", name="Item 01")).to_be_focused()
+    console.assert_clean()

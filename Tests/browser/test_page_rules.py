@@ -144,3 +144,20 @@ def test_the_service_worker_lists_every_file_of_the_shell():
     listed = set(re.findall(r'"([^"]+)"', (WEB / "sw.js").read_text().split("const SHELL = [", 1)[1].split("];", 1)[0]))
     files = {str(p.relative_to(WEB)) for p in WEB.rglob("*") if p.is_file() and p.name != "sw.js"}
     assert listed - {"./"} == files
+
+
+def test_the_shell_opens_from_the_service_workers_cache_without_a_network(relaydeck, page, console):
+    page.goto(relaydeck.app_url)
+    page.get_by_role("heading", name="Sign in to Relaydeck").wait_for()
+    page.wait_for_function("async () => (await navigator.serviceWorker.ready) && (await caches.keys()).length === 1")
+    page.wait_for_function("async () => (await (await caches.open((await caches.keys())[0])).keys()).length >= 30")
+    page.context.set_offline(True)
+    page.reload()
+    # The page itself came from the cache; the API did not, so it says the server is away.
+    expect(page.get_by_role("heading", name="The server cannot be reached")).to_be_visible()
+    expect(page.get_by_role("button", name="Try again")).to_be_visible()
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Try again").click()
+    expect(page.get_by_role("heading", name="Sign in to Relaydeck")).to_be_visible()
+    console.errors[:] = [e for e in console.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    console.assert_clean()

@@ -70,10 +70,15 @@ export function mount(main, params, { store }) {
       const page = await api("GET", `/v1/tasks${query({ ...filters, limit: 50, cursor: fresh ? null : cursor })}`);
       if (mine !== generation) return;
       const known = new Set(tasks.map((t) => t.id));
+      const before = tasks.length;
       tasks.push(...page.tasks.filter((t) => !known.has(t.id)));
       cursor = page.next_cursor;
       render();
-      if (!fresh) announce(`${page.tasks.length} more tasks loaded.`);
+      if (!fresh) {
+        announce(`${page.tasks.length} more tasks loaded.`);
+        // The button went away with the last page: the focus moves to the first new task.
+        if (!cursor && tasks[before]) list.querySelector(`[data-key="${CSS.escape(tasks[before].id)}"] a`)?.focus();
+      }
     } catch (error) {
       showError(error);
     } finally {
