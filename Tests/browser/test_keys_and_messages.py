@@ -85,8 +85,16 @@ def test_a_key_is_renamed_and_deleted(relaydeck, signed_in, console):
 def test_a_key_made_elsewhere_shows_up_live(relaydeck, signed_in, console):
     page, token = signed_in
     page.get_by_role("link", name="Keys").click()
-    relaydeck.new_key(token, "From the shell")
-    expect(page.get_by_role("list", name="API keys").get_by_role("link", name="From the shell")).to_be_visible()
+    key, secret = relaydeck.new_key(token, "From the shell")
+    keys = page.get_by_role("list", name="API keys")
+    expect(keys.get_by_role("link", name="From the shell")).to_be_visible()
+    # Counts come with no event: opening the keys again fetches them.
+    for title in ("One", "Two"):
+        relaydeck.http.ok("POST", "/v1/tasks", {"title": title}, token=secret)
+    page.get_by_role("link", name="Agents").click()
+    page.get_by_role("link", name="Keys").click()
+    expect(keys.get_by_text("2 to do, 0 in progress, 0 done, 0 cancelled")).to_be_visible()
+    assert key["label"] == "From the shell"
     console.assert_clean()
 
 

@@ -43,7 +43,7 @@ export class LiveConnection {
       const data = JSON.parse(event.data);
       this.store.accountId = data.account_id;
       this.onStatus("live");
-      this.store.refresh().catch(() => this.onStatus("error"));
+      this.refreshUntilDone(source, 2000);
     });
     for (const name of EVENTS) {
       source.addEventListener(name, (event) => {
@@ -64,6 +64,16 @@ export class LiveConnection {
       } else {
         this.onStatus("reconnecting");
       }
+    });
+  }
+
+  /** The lists after `ready`; a failure (for example a 503) tries again while this stream lives. */
+  refreshUntilDone(source, delay) {
+    this.store.refresh().then(() => this.onStatus("live"), () => {
+      this.onStatus("error");
+      setTimeout(() => {
+        if (!this.stopped && this.source === source) this.refreshUntilDone(source, Math.min(delay * 2, 30000));
+      }, delay);
     });
   }
 

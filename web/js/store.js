@@ -41,8 +41,15 @@ export class Store {
   /** The full lists again (after each `ready`, as events.md asks). Events that arrive while
    * the lists load are newer than them, so they are applied after the lists. */
   refresh() {
-    if (this.refreshing) return this.refreshing;
-    this.refreshing = this.load().finally(() => {
+    return this.guarded(() => this.load());
+  }
+
+  /** Runs one fetch of lists at a time; the events that arrive meanwhile wait for it, since a
+   * list asked for before an event must not overwrite what the event brought. */
+  guarded(fetchLists) {
+    // One after the other: a full refresh asked for during a smaller one still happens.
+    if (this.refreshing) return this.refreshing.catch(() => {}).then(() => this.guarded(fetchLists));
+    this.refreshing = fetchLists().finally(() => {
       this.refreshing = null;
       const queued = this.queued;
       this.queued = [];
@@ -66,6 +73,15 @@ export class Store {
     this.unread = new Map(inboxes);
     this.loaded = true;
     this.emit("refreshed", {});
+  }
+
+  /** The keys again, for their current counts (events.md: key.updated does not carry them). */
+  refreshKeys() {
+    return this.guarded(async () => {
+      const result = await api("GET", "/v1/keys");
+      this.keys = new Map(result.keys.map((key) => [key.id, key]));
+      this.emit("refreshed", {});
+    });
   }
 
   async allOpenTasks() {

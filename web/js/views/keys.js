@@ -21,6 +21,7 @@ export function mount(main, _params, { store }) {
     else syncList(list, keys, (k) => k.id, (k) => `${k.label}|${k.last_used_at}|${k.last_host}|${k.last_client?.name}|${JSON.stringify(k.counts)}`, (k) => keyRow(store, k));
   };
   render();
+  if (store.loaded) store.refreshKeys().catch(showError);
   return store.on((name) => { if (name.startsWith("key.") || name === "refreshed") render(); });
 }
 
