@@ -66,3 +66,4 @@ def test_a_link_that_is_not_http_stays_text(render, source):
 def test_html_in_markdown_stays_text(render):
     source = '<div onclick="x()">hi</div>\n\n<script>window.__pwned=1</script>'
     assert render(source) == [["p", {}, '<div onclick="x()">hi</div>'], ["p", {}, "<script>window.__pwned=1</script>"]]
+

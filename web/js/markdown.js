@@ -107,6 +107,20 @@ export function renderMarkdown(source) {
   return root;
 }
 
+// Sticky patterns, tried at one position of the text without copying the rest of it. Spans
+// are bounded (an emphasis of 1,000 characters, a link label of 500), so that text full of
+// openers without closers costs linear time rather than a scan to the end for each opener.
+const STRONG = /(\*\*|__)(?=\S)([\s\S]{0,998}?\S)\1/y;
+const EM = /(\*|_)(?=\S)([\s\S]{0,998}?\S)\1(?!\1)/y;
+const LINK = /\[([^\]\n]{0,500})\]\(\s*<?([^\s()<>]{0,2000})>?(?:\s+"[^"\n]{0,500}")?\s*\)/y;
+const AUTOLINK = /<(https?:\/\/[^\s<>]{1,2000})>/iy;
+const TICKS = /`+/y;
+
+function matchAt(pattern, text, index) {
+  pattern.lastIndex = index;
+  return pattern.exec(text);
+}
+
 /** The inline nodes of one block of text. */
 export function inline(text) {
   const nodes = [];
@@ -117,7 +131,6 @@ export function inline(text) {
   };
   let i = 0;
   while (i < text.length) {
-    const rest = text.slice(i);
     const ch = text[i];
     if (ch === "\\" && i + 1 < text.length && /[\\`*_{}[\]()#+\-.!>~|<]/.test(text[i + 1])) {
       plain += text[i + 1];
@@ -125,7 +138,7 @@ export function inline(text) {
       continue;
     }
     if (ch === "`") {
-      const ticks = rest.match(/^`+/)[0];
+      const ticks = matchAt(TICKS, text, i)[0];
       const end = text.indexOf(ticks, i + ticks.length);
       if (end > 0) {
         pushPlain();
@@ -133,23 +146,28 @@ export function inline(text) {
         i = end + ticks.length;
         continue;
       }
-    }
-    const strong = rest.match(/^(\*\*|__)(?=\S)([\s\S]*?\S)\1/);
-    if (strong) {
-      pushPlain();
-      nodes.push(h("strong", null, inline(strong[2])));
-      i += strong[0].length;
+      plain += ticks;
+      i += ticks.length;
       continue;
     }
-    const em = rest.match(/^(\*|_)(?=\S)([\s\S]*?\S)\1(?!\1)/);
-    if (em && !(ch === "_" && /\w/.test(text[i - 1] || ""))) {
-      pushPlain();
-      nodes.push(h("em", null, inline(em[2])));
-      i += em[0].length;
-      continue;
+    if (ch === "*" || ch === "_") {
+      const strong = matchAt(STRONG, text, i);
+      if (strong) {
+        pushPlain();
+        nodes.push(h("strong", null, inline(strong[2])));
+        i += strong[0].length;
+        continue;
+      }
+      const em = matchAt(EM, text, i);
+      if (em && !(ch === "_" && /\w/.test(text[i - 1] || ""))) {
+        pushPlain();
+        nodes.push(h("em", null, inline(em[2])));
+        i += em[0].length;
+        continue;
+      }
     }
     if (ch === "[") {
-      const link = rest.match(/^\[([^\]\n]*)\]\(\s*<?([^\s()<>]*)>?(?:\s+"[^"]*")?\s*\)/);
+      const link = matchAt(LINK, text, i);
       if (link) {
         pushPlain();
         nodes.push(linkNode(link[1], link[2]));
@@ -158,7 +176,7 @@ export function inline(text) {
       }
     }
     if (ch === "<") {
-      const auto = rest.match(/^<(https?:\/\/[^\s<>]+)>/i);
+      const auto = matchAt(AUTOLINK, text, i);
       if (auto) {
         pushPlain();
         nodes.push(linkNode(auto[1], auto[1]));
