@@ -14,7 +14,7 @@ export function mount(main, params, { store }) {
   const id = params.get("id");
   const inbox = h("ul", { class: "list", "aria-label": "Inbox items" });
   const inboxSummary = h("p", { class: "muted" });
-  const activityBody = h("tbody");
+  const activityBody = h("tbody", { role: "rowgroup" });
   const activityMore = h("button", { type: "button", hidden: true, onclick: () => loadActivity(false) }, "Load older entries");
   let cursor = null;
   const heading = h("h1", null, store.keyLabel(id));
@@ -44,9 +44,10 @@ export function mount(main, params, { store }) {
         h("button", { type: "button", onclick: () => loadActivity(true) }, "Refresh the log")),
       h("p", { class: "small muted" }, "The last 200 requests of this key, for 7 days. No text of tasks or messages is kept."),
       h("div", { class: "table-wrap" },
-        h("table", null,
+        // Explicit roles: the phone layout shows the cells as blocks, which would drop them.
+        h("table", { class: "stacked", role: "table" },
           h("caption", { class: "visually-hidden" }, "Activity log, newest first"),
-          h("thead", null, h("tr", null, ["When", "Action", "Result", "Duration", "Client", "Host", "Copy"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, ["When", "Action", "Result", "Duration", "Client", "Host", "Copy"].map((t) => h("th", { scope: "col", role: "columnheader" }, t)))),
           activityBody)),
       h("div", { class: "row" }, activityMore)));
   renderInfo();
@@ -80,7 +81,7 @@ export function mount(main, params, { store }) {
       const page = await api("GET", `/v1/keys/${enc(id)}/activity${query({ limit: 50, cursor: fresh ? null : cursor })}`);
       if (fresh) replace(activityBody);
       for (const entry of page.items) activityBody.append(activityRow(entry));
-      if (fresh && page.items.length === 0) activityBody.append(h("tr", null, h("td", { colspan: "7", class: "muted" }, "No requests in the last 7 days.")));
+      if (fresh && page.items.length === 0) activityBody.append(h("tr", { role: "row" }, h("td", { colspan: "7", class: "muted", role: "cell" }, "No requests in the last 7 days.")));
       cursor = page.next_cursor;
       activityMore.hidden = !cursor;
       if (!fresh) announce(`${page.items.length} older entries loaded.`);
@@ -93,15 +94,16 @@ export function mount(main, params, { store }) {
 
   function activityRow(entry) {
     const result = entry.status === "ok" ? "OK" : `${entry.code ?? "error"}${entry.message ? `: ${entry.message}` : ""}`;
-    return h("tr", { class: entry.status === "ok" ? "" : "activity-error" },
-      h("td", null, h("time", { datetime: new Date(entry.at * 1000).toISOString() }, formatDate(entry.at))),
-      h("td", null, h("code", null, entry.action), h("span", { class: "muted small" }, ` (${entry.surface})`)),
-      h("td", null, result),
-      h("td", null, `${entry.duration_ms} ms`),
-      h("td", null, entry.client ? `${entry.client.name} ${entry.client.version ?? ""}`.trim() : "–"),
-      h("td", null, entry.host ?? "–"),
+    const cell = (label, ...content) => h("td", { "data-label": label, role: "cell" }, ...content);
+    return h("tr", { class: entry.status === "ok" ? "" : "activity-error", role: "row" },
+      cell("When", h("time", { datetime: new Date(entry.at * 1000).toISOString() }, formatDate(entry.at))),
+      cell("Action", h("code", null, entry.action), h("span", { class: "muted small" }, ` (${entry.surface})`)),
+      cell("Result", result),
+      cell("Duration", `${entry.duration_ms} ms`),
+      cell("Client", entry.client ? `${entry.client.name} ${entry.client.version ?? ""}`.trim() : "–"),
+      cell("Host", entry.host ?? "–"),
       // The log exists so that the person can hand an entry to the agent: the JSON as it came.
-      h("td", null, copyButton(() => JSON.stringify(entry), "Copy", null, `Copy the entry ${entry.action} of ${formatDate(entry.at)}`)));
+      h("td", { role: "cell" }, copyButton(() => JSON.stringify(entry), "Copy", null, `Copy the entry ${entry.action} of ${formatDate(entry.at)}`)));
   }
 
   loadInbox();

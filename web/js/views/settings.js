@@ -105,12 +105,16 @@ export function mount(main, _params, app) {
   async function loadSessions() {
     try {
       const data = await api("GET", "/web/sessions");
-      replace(sessions, data.sessions.map((session) => h("li", { class: "card row spread" },
-        h("div", null,
-          h("div", { class: "item-title" }, session.user_agent || "Unknown browser", session.current ? h("span", { class: "chip new" }, "This browser") : null),
-          h("div", { class: "meta" }, h("span", null, "Signed in ", timeElement(session.created_at)), h("span", null, "Last used ", timeElement(session.last_used_at)))),
-        h("button", { type: "button", class: "danger", onclick: () => removeSession(session) }, session.current ? "Sign out" : "Sign out there",
-          h("span", { class: "visually-hidden" }, ` ${session.user_agent || ""}`)))));
+      replace(sessions, data.sessions.map((session) => {
+        const name = browserName(session.user_agent);
+        return h("li", { class: "card row spread" },
+          h("div", null,
+            h("div", { class: "item-title" }, name, session.current ? h("span", { class: "chip new" }, "This browser") : null),
+            session.user_agent && session.user_agent !== name ? h("div", { class: "small muted note" }, session.user_agent) : null,
+            h("div", { class: "meta" }, h("span", null, "Signed in ", timeElement(session.created_at)), h("span", null, "Last used ", timeElement(session.last_used_at)))),
+          h("button", { type: "button", class: "danger", onclick: () => removeSession(session) }, session.current ? "Sign out" : "Sign out there",
+            h("span", { class: "visually-hidden" }, ` ${name}`)));
+      }));
     } catch (error) { showError(error); }
   }
 
@@ -165,6 +169,17 @@ export function mount(main, _params, app) {
   loadSessions();
   loadDevices();
   return () => {};
+}
+
+/** "Chrome on Linux" from a User-Agent line; the line itself when it names no known browser. */
+export function browserName(userAgent) {
+  if (!userAgent) return "Unknown browser";
+  const browser = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]]
+    .find(([token]) => userAgent.includes(token));
+  const system = [["iPhone", "iPhone"], ["iPad", "iPad"], ["Android", "Android"], ["Mac OS X", "macOS"], ["Windows", "Windows"], ["Linux", "Linux"]]
+    .find(([token]) => userAgent.includes(token));
+  if (!browser) return userAgent;
+  return system ? `${browser[1]} on ${system[1]}` : browser[1];
 }
 
 function section(id, title, ...children) {
