@@ -42,7 +42,9 @@ def test_a_new_keys_secret_shows_once_with_mcp_settings_and_works(relaydeck, sig
     expect(shown.get_by_role("tab", name="Claude Code")).to_be_focused()
     shown.get_by_role("button", name="Done").click()
     expect(shown).to_be_hidden()
-    # Shown once: nowhere on the page after the dialog, and the key list shows only its ends.
+    # Shown once: nowhere on the page after the dialog (removed from the document when it
+    # closes), and the key list shows only its ends.
+    expect(page.locator("dialog")).to_have_count(0)
     assert secret not in page.content()
     keys = page.get_by_role("list", name="API keys")
     expect(keys.get_by_role("link", name="Gemini")).to_be_visible()
