@@ -111,6 +111,8 @@ def test_the_console_works_with_the_keyboard_alone(relaydeck, page, console):
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     expect(page.get_by_role("list", name="Questions waiting for you")).to_be_hidden()
+    # The answered card left the page; the focus went to the page's heading, not to nowhere.
+    expect(page.get_by_role("heading", name="Agents", level=1)).to_be_focused()
 
     # A dialog takes the focus, keeps it inside, and gives it back on Escape.
     page.goto(relaydeck.app_url + "#/keys")

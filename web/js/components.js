@@ -95,15 +95,19 @@ export function questionCard(question, store, { showTask = true } = {}) {
 function answerControls(question, store, promptId) {
   const errorId = uid("answer-error");
   const error = h("p", { class: "error-text", id: errorId, hidden: true });
+  // While an answer is on its way the controls say so with aria-disabled instead of disabled,
+  // which would throw the keyboard focus out of the card.
+  let busy = false;
   const send = async (answer, controls) => {
-    controls.forEach((c) => { c.disabled = true; });
+    if (busy) return;
+    busy = true;
+    controls.forEach((c) => c.setAttribute("aria-disabled", "true"));
     error.hidden = true;
     try {
       const updated = await api("POST", `/v1/questions/${enc(question.id)}/answer`, { answer });
       store.apply("question.updated", { question: updated });
       announce(`Answer sent: ${answer}`);
     } catch (failure) {
-      controls.forEach((c) => { c.disabled = false; });
       if (failure.status === 409) {
         error.textContent = "This question is no longer waiting for an answer.";
         error.hidden = false;
@@ -115,6 +119,9 @@ function answerControls(question, store, promptId) {
       } else {
         showError(failure);
       }
+    } finally {
+      busy = false;
+      controls.forEach((c) => c.removeAttribute("aria-disabled"));
     }
   };
   if (question.kind === "text") {

@@ -76,6 +76,7 @@ export function syncList(list, items, keyOf, versionOf, render) {
   });
   const keep = new Set(wanted);
   const focusedBefore = document.activeElement;
+  const focusedIndex = Array.from(list.children).findIndex((child) => child.contains(focusedBefore));
   for (const child of Array.from(list.children)) {
     if (!keep.has(child)) child.remove();
   }
@@ -92,4 +93,16 @@ export function syncList(list, items, keyOf, versionOf, render) {
   if (focusedBefore && focusedBefore.isConnected && document.activeElement !== focusedBefore && list.contains(focusedBefore)) {
     focusedBefore.focus();
   }
+  // The row with the focus went away (say, a question just answered): the focus goes to the
+  // row that took its place, else to the page's heading, never to nowhere.
+  if (focusedIndex >= 0 && !focusedBefore.isConnected && (document.activeElement === document.body || !document.activeElement)) {
+    const next = wanted[Math.min(focusedIndex, wanted.length - 1)];
+    const target = next?.querySelector(FOCUSABLE) ?? list.closest("main")?.querySelector("h1");
+    if (target) {
+      if (!target.matches(FOCUSABLE)) target.setAttribute("tabindex", "-1");
+      target.focus();
+    }
+  }
 }
+
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select, textarea";
