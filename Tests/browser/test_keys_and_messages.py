@@ -199,3 +199,12 @@ def test_deleting_the_account_needs_a_confirmation_and_signs_out(relaydeck, sign
     page.reload()
     expect(page.get_by_role("heading", name="Sign in to Relaydeck")).to_be_visible()
     console.assert_clean()
+
+
+def test_an_account_deleted_elsewhere_signs_the_open_page_out(relaydeck, signed_in, console):
+    page, token = signed_in
+    relaydeck.http.ok("DELETE", "/v1/account", token=token)
+    # account.deleted on the event stream, without any click.
+    expect(page.get_by_text("The account was deleted.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Sign in to Relaydeck")).to_be_visible()
+    console.assert_clean()
