@@ -41,9 +41,12 @@ let package = Package(
         // App integrity (`app-integrity.md`): CBOR and App Attest verification, X.509 through
         // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
         .target(name: "AppIntegrity", dependencies: ["COpenSSL", "Crypto", "JSON"], swiftSettings: strict),
+        // TLS sessions over non-blocking sockets, client and server side: every OpenSSL
+        // call of TLS sits here. OpenSSL's archives come with Crypto's settings.
+        .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
-        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
+        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         // The web console (`web/`), embedded at build time: the plugin runs the tool on every
         // file of the folder and compiles the table it writes into `WebAssets`.
         .executableTarget(name: "WebAssetsTool"),
@@ -73,6 +76,8 @@ let package = Package(
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "TLSTests", dependencies: ["TestSupport", "TLS", "EventLoop"], swiftSettings: strict),
+        .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -12,7 +12,8 @@ BROWSER_APT_PACKAGES = makefile_list("BROWSER_APT_PACKAGES")
 
 
 def test_the_makefile_names_the_packages_the_build_and_tests_need():
-    assert {"libsqlite3-dev", "libssl-dev", "libnghttp2-dev", "curl", "systemd"} <= set(APT_PACKAGES)
+    # openssl: the TLS and APNs unit tests make certificates and keys and verify signatures with it.
+    assert {"libsqlite3-dev", "libssl-dev", "libnghttp2-dev", "curl", "systemd", "openssl"} <= set(APT_PACKAGES)
 
 
 @pytest.mark.parametrize("package", APT_PACKAGES)
