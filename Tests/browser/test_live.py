@@ -144,9 +144,13 @@ def test_a_task_opens_with_its_markdown_and_the_person_changes_it(relaydeck, sig
     expect(link).to_have_attribute("target", "_blank")
 
     page.get_by_label("Status").select_option("in_progress")
-    expect(page.get_by_text("In progress", exact=True).first).to_be_visible()
+    page.get_by_label("Priority").select_option("high")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_text("High priority", exact=True)).to_be_visible()
     inbox = relaydeck.http.ok("GET", "/v1/inbox", token=secret)
+    # One save, one item that names both changes.
     assert [item["kind"] for item in inbox["items"]] == ["task_changed"]
+    assert "in_progress" in inbox["items"][0]["text"] and "high" in inbox["items"][0]["text"]
     # The agent's change shows on the open task.
     relaydeck.http.ok("PATCH", f"/v1/tasks/{task['id']}", {"status_note": "Halfway there", "progress": 50}, token=secret)
     expect(page.get_by_text("Halfway there")).to_be_visible()

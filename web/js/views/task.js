@@ -26,17 +26,21 @@ export function mount(main, params, { store, navigate }) {
     status.value = task.status;
     const priority = h("select", { id: "task-priority" }, Object.entries(PRIORITY_LABELS).map(([v, t]) => h("option", { value: v }, t)));
     priority.value = task.priority;
-    const change = async (field, value) => {
+    // One explicit save: a select changes with each arrow key, and every change the person
+    // makes is an inbox item for the agent.
+    const save = async () => {
+      const changed = {};
+      if (status.value !== task.status) changed.status = status.value;
+      if (priority.value !== task.priority) changed.priority = priority.value;
+      if (Object.keys(changed).length === 0) { announce("Nothing to save."); return; }
       try {
-        const updated = await api("PATCH", `/v1/tasks/${enc(task.id)}`, { [field]: value });
+        const updated = await api("PATCH", `/v1/tasks/${enc(task.id)}`, changed);
         store.apply("task.updated", { task: updated });
-        announce(`${field === "status" ? "Status" : "Priority"} changed.`);
+        announce("Changes saved.");
       } catch (error) {
         showError(error);
       }
     };
-    status.addEventListener("change", () => change("status", status.value));
-    priority.addEventListener("change", () => change("priority", priority.value));
     replace(body,
       h("p", null, h("a", { href: "#/tasks" }, "← All tasks")),
       h("h1", { class: "item-title" }, task.title),
@@ -63,6 +67,7 @@ export function mount(main, params, { store, navigate }) {
           h("div", null, h("label", { for: "task-status" }, "Status"), status),
           h("div", null, h("label", { for: "task-priority" }, "Priority"), priority)),
         h("div", { class: "row" },
+          h("button", { type: "button", id: "task-save", class: "primary", onclick: save }, "Save changes"),
           h("button", { type: "button", onclick: () => taskDialog(store, { task }) }, "Edit title and description"),
           h("button", { type: "button", class: "danger", onclick: remove }, "Delete task"))),
       h("section", { "aria-labelledby": "task-message-heading", class: "card" },
