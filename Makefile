@@ -4,6 +4,9 @@
 #   make test    install what is missing, unit tests, release build, end-to-end and browser tests
 #   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
 #   make bench   the benchmark against nginx (bench/run.sh); never part of `make test`
+#   make release the static binary, stripped: dist/relaydeckd
+#   make deb     dist/relaydeck_<version>_<arch>.deb (ARCH=amd64|arm64, default: this machine's)
+#   make package-test  the package's tests (lintian, an install into a debootstrap root)
 #
 # scripts/ensure-deps installs what is missing and nothing else: the apt packages below (with
 # sudo when not root; apt-get update once, and only then) and the Python test tools in .venv.
@@ -26,7 +29,13 @@ BENCH_APT_PACKAGES := nginx-light wrk
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
 BROWSER_APT_PACKAGES := chromium
 
-.PHONY: deps test-deps bench-deps build run test setup-test unit-test e2e browser-test bench clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test package-test bench clean
+
+# The packaging scripts take the architecture as a parameter; the binary must be built on a
+# machine of that architecture (packaging/build-deb checks its ELF header).
+ARCH ?= $(shell dpkg --print-architecture)
+DIST := dist
+PACKAGE_APT_PACKAGES := lintian debootstrap
 
 deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES)
@@ -40,6 +49,20 @@ bench-deps:
 
 build:
 	swift build $(RELEASE_FLAGS)
+
+release: build
+	packaging/release $(BINARY) $(DIST)/relaydeckd
+
+deb: release
+	packaging/build-deb --arch $(ARCH) --binary $(DIST)/relaydeckd --out $(DIST)
+
+package-deps:
+	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(PACKAGE_APT_PACKAGES)
+
+# The .deb checked with dpkg-deb and lintian, installed into a fresh Debian root made with
+# debootstrap (a few minutes, and network to deb.debian.org), purged again. Not in `make test`.
+package-test: package-deps deb
+	RELAYDECK_DEB=$(DIST)/relaydeck_$$(packaging/version)_$(ARCH).deb $(VENV)/bin/python -m pytest Tests/package -q
 
 run: deps build
 	exec $(BINARY)
@@ -68,4 +91,4 @@ bench: bench-deps build
 	bench/run.sh
 
 clean:
-	rm -rf .build $(VENV) bench/results
+	rm -rf .build $(VENV) bench/results $(DIST)

@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "Clock", swiftSettings: strict),
         .target(name: "Logging", dependencies: ["Clock"], swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["Clock", "CLinux", "Logging"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux", "TLS"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux"],
+            dependencies: ["API", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS"],
             swiftSettings: strict
         ),
 

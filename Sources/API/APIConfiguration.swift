@@ -19,6 +19,11 @@ public struct APIConfiguration: Sendable {
     public var publicOrigin: String?
     /// The version the MCP endpoint names in its `serverInfo`.
     public var serverVersion = "0.0.0"
+    /// Whether push is configured (`APNS_*`); the home page says so, never the settings.
+    public var pushEnabled = false
+    /// Whether the server itself speaks HTTPS (`TLS_CERT_FILE`): the scheme of the site's
+    /// address when `PUBLIC_URL` is not set.
+    public var servesHTTPS = false
 
     public init() {}
 }

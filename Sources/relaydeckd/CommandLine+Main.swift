@@ -59,10 +59,6 @@ extension CommandLine {
 
     static func checkConfig() -> Int32 {
         guard let (config, _) = loadConfig() else { return 1 }
-        if let refusal = unsupported(config) {
-            printError(refusal)
-            return 1
-        }
         print("configuration ok")
         for (variable, value) in config.summary {
             print("\(variable)=\(value)")
@@ -72,10 +68,6 @@ extension CommandLine {
 
     static func serve() -> Int32 {
         guard let (config, environment) = loadConfig() else { return 1 }
-        if let refusal = unsupported(config) {
-            printError(refusal)
-            return 1
-        }
         Log.configure(level: config.logLevel, format: config.logFormat)
         raiseDescriptorLimit()
         if config.apns != nil {
@@ -87,15 +79,6 @@ extension CommandLine {
             printError("cannot start: \(error)")
             return 1
         }
-    }
-
-    /// Settings this version accepts but cannot honour yet. Serving plain HTTP when HTTPS was
-    /// asked for would be worse than stopping.
-    static func unsupported(_ config: Config) -> String? {
-        if config.tlsCertFile != nil {
-            return "TLS_CERT_FILE: serving HTTPS directly is not supported by this version yet; put a TLS proxy in front"
-        }
-        return nil
     }
 
     /// Many idle keep-alive connections need many descriptors: take the hard limit.

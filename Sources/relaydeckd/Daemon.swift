@@ -7,6 +7,7 @@ import HTTP
 import Logging
 import Relaydeck
 import SQLite
+import TLS
 
 /// Serves: the wiring of configuration, store, API, HTTP server, signals and systemd.
 final class Daemon {
@@ -18,6 +19,8 @@ final class Daemon {
     private let api: APIHandler
     private let maintenance: Maintenance
     private let notifier: SystemdNotifier?
+    /// HTTPS (`TLS_CERT_FILE`, `TLS_KEY_FILE`); nil serves plain HTTP.
+    private var tls: TLSTransportFactory?
     private var addresses: [String] = []
     private var stopping = false
 
@@ -41,6 +44,8 @@ final class Daemon {
         apiConfiguration.appAttest = try config.appAttestSettings()
         apiConfiguration.publicOrigin = config.publicURL
         apiConfiguration.serverVersion = Version.current
+        apiConfiguration.pushEnabled = config.apns != nil
+        apiConfiguration.servesHTTPS = config.tlsCertFile != nil
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
@@ -48,6 +53,10 @@ final class Daemon {
         http.bodyTimeout = .milliseconds(config.headerTimeoutMillis)
         http.idleTimeout = .milliseconds(config.idleTimeoutMillis)
         server = HTTPServer(loop: loop, configuration: http, handler: api)
+        if let certificate = config.tlsCertFile, let key = config.tlsKeyFile {
+            tls = try TLSTransportFactory(certificateFile: certificate, keyFile: key)
+            server.transportFactory = tls
+        }
         maintenance = Maintenance(loop: loop, purger: Purger(store: store),
                                   retention: Retention(store: store, clock: SystemClock.shared, hub: services.hub))
         notifier = SystemdNotifier(environment: environment)
@@ -150,9 +159,25 @@ final class Daemon {
     private func signalled(_ signal: Int32) {
         switch signal {
         case SIGHUP:
-            Log.info("SIGHUP ignored: the configuration is read at start only")
+            reloadCertificate()
         default:
             stop()
+        }
+    }
+
+    /// `SIGHUP`: the TLS certificate and key are read again (a renewed certificate) for the
+    /// connections that come next; open connections keep their sessions. A file that cannot be
+    /// used keeps the old certificate. The other settings are read at start only.
+    private func reloadCertificate() {
+        guard let tls else {
+            Log.info("SIGHUP ignored: no TLS certificate to reload, and the other settings are read at start only")
+            return
+        }
+        do {
+            try tls.reload()
+            Log.info("reloaded the TLS certificate", ["file": tls.certificateFile])
+        } catch {
+            Log.warn("could not reload the TLS certificate; serving the old one", ["error": error.message])
         }
     }
 

@@ -75,9 +75,10 @@ import Testing
             expected += piece
         }
         #expect(queue.count == expected.count)
+        let writer = PlainTransport(fd: pair.writer)
         var received: [UInt8] = []
         for _ in 0..<100_000 where !queue.isEmpty {
-            _ = try queue.write(to: pair.writer)
+            _ = try queue.write(to: writer)
             received += pair.readAll()
         }
         received += pair.readAll()

@@ -155,10 +155,40 @@ def test_unit_files_have_the_agreed_settings():
     lines = {l.strip() for l in service.splitlines()}
     for required in ["Type=notify", "ExecStart=/usr/bin/relaydeckd", "EnvironmentFile=-/etc/relaydeck/relaydeck.env",
                      "Environment=DATABASE_PATH=/var/lib/relaydeck/relaydeck.db", "StateDirectory=relaydeck",
-                     "DynamicUser=yes", "WatchdogSec=30s", "Restart=on-failure", "TimeoutStopSec=15s",
+                     "User=relaydeck", "Group=relaydeck", "WatchdogSec=30s", "Restart=on-failure", "TimeoutStopSec=15s",
                      "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes",
                      "PrivateDevices=yes", "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX",
                      "SystemCallArchitectures=native", "MemoryDenyWriteExecute=yes", "LockPersonality=yes",
-                     "LimitNOFILE=65536", "#LoadCredential=APNS_PRIVATE_KEY:/etc/relaydeck/apns.p8"]:
+                     "LimitNOFILE=65536", "LoadCredential=APNS_PRIVATE_KEY:relaydeck.apns-private-key",
+                     "LoadCredential=APP_TOTP_SECRET:relaydeck.app-totp-secret"]:
         assert required in lines, required
     assert "ListenStream=127.0.0.1:8080" in {l.strip() for l in socket_unit.splitlines()}
+
+
+def test_a_credential_from_systemd_turns_app_codes_on(start_server, tmp_path):
+    # What LoadCredential=APP_TOTP_SECRET:relaydeck.app-totp-secret gives the service: a
+    # directory in $CREDENTIALS_DIRECTORY with a file named like the variable.
+    credentials = tmp_path / "credentials"
+    credentials.mkdir()
+    (credentials / "APP_TOTP_SECRET").write_text("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP\n")
+    server = start_server({"CREDENTIALS_DIRECTORY": str(credentials)})
+    client = PythonClient(server.host, server.port)
+    refused = client.call("POST", "/v1/accounts", json={})
+    assert refused.status == 401 and refused.json["error"]["code"] == "app_code_invalid"
+    home = client.call("GET", "/").text
+    assert '<tr><td>App codes (<code>X-App-Code</code>)</td><td><span class="on">on</span></td></tr>' in home
+    assert "JBSWY3DP" not in home and "JBSWY3DP" not in server.log()
+
+
+def test_the_service_rates_ok_in_systemd_analyze_security():
+    import re
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true", "--no-pager",
+                           str(PACKAGE_ROOT / "systemd" / "relaydeck.service")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    match = re.search(r"Overall exposure level for relaydeck\.service: (\d+\.\d) (\w+)", done.stdout)
+    assert match, done.stdout[-500:]
+    # The README quotes this figure; the issue asks for 2.0 or lower.
+    assert float(match.group(1)) <= 2.0 and match.group(2) == "OK", match.group(0)
+    readme = (PACKAGE_ROOT / "README.md").read_text()
+    assert f"rates it {match.group(1)} OK" in readme

@@ -75,18 +75,6 @@ final class NotifyListener {
         }
     }
 
-    @Test func settingsThisVersionCannotHonourStopTheStart() throws {
-        var config = try load([:])
-        #expect(CommandLine.unsupported(config) == nil)
-        config.tlsCertFile = "/etc/cert.pem"
-        config.tlsKeyFile = "/etc/key.pem"
-        #expect(CommandLine.unsupported(config)?.hasPrefix("TLS_CERT_FILE: ") == true)
-        // App Attest is served since issue 10.
-        config = try load([:])
-        config.appAttestAppIDs = ["ABCDE12345.com.example.app"]
-        #expect(CommandLine.unsupported(config) == nil)
-    }
-
     @Test func commandLineAnswersVersionAndRefusesUnknownCommands() {
         #expect(CommandLine.main(["version"]) == 0)
         #expect(CommandLine.main(["help"]) == 0)

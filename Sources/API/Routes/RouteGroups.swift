@@ -15,6 +15,7 @@ enum RouteGroups {
             InboxRoutes(context),
             MCPRoutes(context),
             WebRoutes(context),
+            SiteRoutes(context),
         ]
     }
 }

@@ -10,6 +10,9 @@ public final class HTTPServer {
     public let loop: EventLoop
     public let configuration: HTTPServerConfiguration
     public let handler: any HTTPHandler
+    /// Makes each accepted connection's transport: nil serves plain HTTP on the socket, a
+    /// TLS factory HTTPS. Replaced on a certificate reload; open connections keep theirs.
+    public var transportFactory: (any TransportFactory)?
     /// One read buffer for every connection: a connection keeps only what it must
     /// (a partial head inside its parser, bytes behind a parked request), so 10,000 idle
     /// keep-alive connections hold almost nothing.
@@ -67,12 +70,24 @@ public final class HTTPServer {
 
     private func adopt(_ accepted: Socket.Accepted) {
         if case .ip = accepted.peer { Socket.setNoDelay(accepted.fd) }
-        let connection = HTTPConnection(server: self, fd: accepted.fd, peer: accepted.peer)
+        let transport: any Transport
+        if let transportFactory {
+            do {
+                transport = try transportFactory.makeTransport(fd: accepted.fd)
+            } catch {
+                Log.warn("could not set up a new connection's transport", ["error": error.description])
+                Socket.close(accepted.fd)
+                return
+            }
+        } else {
+            transport = PlainTransport(fd: accepted.fd)
+        }
+        let connection = HTTPConnection(server: self, transport: transport, peer: accepted.peer)
         do {
             connection.registration = try loop.register(fd: accepted.fd, interest: .readable, handler: connection)
         } catch {
             Log.warn("could not watch a new connection", ["error": error.description])
-            Socket.close(accepted.fd)
+            transport.close()
             return
         }
         connection.serverIndex = connections.count

@@ -51,12 +51,13 @@ struct OutputQueue {
         }
     }
 
-    /// Writes until the queue is empty or the socket buffer is full; returns the bytes written.
-    mutating func write(to fd: Int32) throws(Errno) -> Int {
+    /// Writes until the queue is empty or the transport takes no more; returns the bytes
+    /// written.
+    mutating func write(to transport: some Transport) throws(Errno) -> Int {
         var total = 0
         while count > 0 {
             let offered = offeredBytes()
-            guard let written = try Socket.write(fd, from: chunks[first...], skipping: sentOfFirst) else { break }
+            guard let written = try transport.write(chunks[first...], skipping: sentOfFirst) else { break }
             total += written
             consume(written)
             // A short write means the socket buffer is full: asking again would only return

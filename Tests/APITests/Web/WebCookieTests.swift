@@ -20,13 +20,18 @@ import Testing
     }
 
     @Test func theOriginAndRelyingPartyComeFromPublicURLElseFromHost() throws {
-        let fromPublic = try #require(WebOrigin(try head([("Host", "127.0.0.1:8080")]), publicOrigin: "https://tasks.example.com:8443"))
+        let fromPublic = try #require(WebOrigin(try head([("Host", "127.0.0.1:8080")]), publicOrigin: "https://tasks.example.com:8443", servesHTTPS: false))
         #expect(fromPublic.origin == "https://tasks.example.com:8443" && fromPublic.relyingPartyID == "tasks.example.com" && fromPublic.secure)
-        let fromHost = try #require(WebOrigin(try head([("Host", "LocalHost:8080")]), publicOrigin: nil))
+        let fromHost = try #require(WebOrigin(try head([("Host", "LocalHost:8080")]), publicOrigin: nil, servesHTTPS: false))
         #expect(fromHost.origin == "http://localhost:8080" && fromHost.relyingPartyID == "localhost" && !fromHost.secure)
-        let v6 = try #require(WebOrigin(try head([("Host", "[::1]:8080")]), publicOrigin: nil))
+        let v6 = try #require(WebOrigin(try head([("Host", "[::1]:8080")]), publicOrigin: nil, servesHTTPS: false))
         #expect(v6.relyingPartyID == "[::1]")
-        #expect(WebOrigin(try head([("Host", "user@evil")]), publicOrigin: nil) == nil)
+        #expect(WebOrigin(try head([("Host", "user@evil")]), publicOrigin: nil, servesHTTPS: false) == nil)
+    }
+
+    @Test func withoutPublicURLAServerSpeakingHTTPSHasAnHTTPSOriginAndASecureCookie() throws {
+        let origin = try #require(WebOrigin(try head([("Host", "tasks.lan:8443")]), publicOrigin: nil, servesHTTPS: true))
+        #expect(origin.origin == "https://tasks.lan:8443" && origin.relyingPartyID == "tasks.lan" && origin.secure)
     }
 
     @Test func aChangeNeedsExactlyOneOwnOriginAndSignInAcceptsNone() throws {

@@ -2,8 +2,9 @@ import HTTP
 
 /// The server's own origin and WebAuthn relying party for one request. With `PUBLIC_URL` set
 /// they come from it (`https://tasks.example.com`, RP ID `tasks.example.com`); without it from
-/// the `Host` header, as the MCP endpoint's `Origin` check does: the server itself speaks plain
-/// HTTP, so the origin is `http://HOST` (a browser on `localhost`).
+/// the `Host` header, as the MCP endpoint's `Origin` check does, with the scheme the server
+/// itself speaks: `https://HOST` with `TLS_CERT_FILE`, else `http://HOST` (a browser on
+/// `localhost`).
 struct WebOrigin {
     /// `scheme://host[:port]`, as a browser writes it in `Origin` and in the client data.
     let origin: String
@@ -14,13 +15,13 @@ struct WebOrigin {
 
     static let refused = APIError(403, "forbidden", "The Origin header is not the origin of this server.")
 
-    init?(_ head: HTTPRequestHead, publicOrigin: String?) {
+    init?(_ head: HTTPRequestHead, publicOrigin: String?, servesHTTPS: Bool) {
         let origin: String
         if let publicOrigin {
             origin = publicOrigin.lowercased()
         } else {
             guard let host = head.header("host")?.lowercased(), !host.isEmpty, !host.contains("/"), !host.contains("@") else { return nil }
-            origin = "http://" + host
+            origin = (servesHTTPS ? "https://" : "http://") + host
         }
         let authority: Substring
         if origin.hasPrefix("https://") {

@@ -66,7 +66,7 @@ final class WebRoutes: RouteGroup {
     var secureCookie: Bool { context.configuration.publicOrigin?.lowercased().hasPrefix("https://") ?? false }
 
     func origin(_ call: Call) throws(APIError) -> WebOrigin {
-        guard let origin = WebOrigin(call.request.head, publicOrigin: context.configuration.publicOrigin) else {
+        guard let origin = WebOrigin(call.request.head, publicOrigin: context.configuration.publicOrigin, servesHTTPS: context.configuration.servesHTTPS) else {
             throw APIError(400, "bad_request", "The request has no Host header to name the server's origin.")
         }
         return origin

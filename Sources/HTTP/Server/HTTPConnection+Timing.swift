@@ -1,0 +1,116 @@
+import EventLoop
+import Logging
+
+/// Writing what is queued, the epoll interest that matches the state, and the one timer
+/// that follows the connection's current deadline.
+extension HTTPConnection {
+    // MARK: Writing
+
+    func flush() {
+        if !output.isEmpty {
+            do {
+                if try output.write(to: transport) > 0 { lastWriteProgress = server.loop.now }
+            } catch {
+                close()
+                return
+            }
+            guard output.isEmpty else { return }
+        }
+        if case .closingAfterWrite(let linger) = state {
+            if linger {
+                transport.shutdownWrite()
+                state = .lingering
+                lingered = 0
+                requestStart = server.loop.now
+            } else {
+                close()
+            }
+        }
+    }
+
+    // MARK: Interest and timers
+
+    /// Makes the epoll interest and the deadline match the state.
+    func settle() {
+        let pendingOutput = !output.isEmpty
+        var wanted: Interest
+        switch state {
+        case .reading:
+            // Kept input is taken up before the socket is read again (see `handleIO`).
+            wanted = isBacklogFull || !pendingInput.isEmpty ? [] : .readable
+            resumeOnALaterTurn()
+        case .parked, .streaming:
+            wanted = .peerClosed
+        case .closingAfterWrite:
+            wanted = []
+        case .lingering:
+            wanted = .readable
+        case .handling, .closed:
+            return
+        }
+        if pendingOutput { wanted.insert(.writable) }
+        wanted.formUnion(transport.neededInterest)
+        if wanted != interest, let registration {
+            do {
+                try server.loop.modify(registration, interest: wanted)
+                interest = wanted
+            } catch {
+                close()
+                return
+            }
+        }
+        updateDeadline(pendingOutput: pendingOutput)
+    }
+
+    func updateDeadline(pendingOutput: Bool) {
+        let config = server.configuration
+        let now = server.loop.now
+        var kind: DeadlineKind
+        var due: Instant?
+        switch state {
+        case .reading:
+            if parser.isReadingBody, let body = bodyDeadline {
+                (kind, due) = (.body, body.due(pause: config.bodyTimeout, minimumRate: config.bodyMinimumRate))
+            } else if !parser.isIdle || head != nil {
+                (kind, due) = (.header, requestStart + config.headerTimeout)
+            } else if !transport.isEstablished {
+                // `requestStart` is still the accept time: no request has begun.
+                (kind, due) = (.handshake, requestStart + config.headerTimeout)
+            } else {
+                (kind, due) = (.idle, now + config.idleTimeout)
+            }
+        case .lingering:
+            (kind, due) = (.linger, requestStart + config.lingerTimeout)
+        default:
+            (kind, due) = (.write, nil)
+        }
+        if pendingOutput {
+            let writeDue = lastWriteProgress + config.writeTimeout
+            if due == nil || writeDue < due! { (kind, due) = (.write, writeDue) }
+        }
+        deadline = due
+        deadlineKind = kind
+        guard let due else { return }
+        // Moving a deadline later costs nothing: the timer fires at the old time and is
+        // re-armed then. Only an earlier deadline touches the timer heap.
+        if !timer.isScheduled || timer.deadline > due {
+            server.loop.reschedule(timer, at: due)
+        }
+    }
+
+    func timerFired() {
+        guard let deadline, state != .closed else { return }
+        if server.loop.now < deadline {
+            server.loop.reschedule(timer, at: deadline)
+            return
+        }
+        switch deadlineKind {
+        case .idle, .handshake, .write, .linger:
+            close()
+        case .header, .body:
+            refuse(status: 408, reason: deadlineKind == .header ? "headers too slow" : "body too slow")
+            flush()
+            settle()
+        }
+    }
+}

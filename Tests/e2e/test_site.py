@@ -1,0 +1,371 @@
+"""The server's own website: `/`, `/docs/...` and `/install` (HTML pages with strict security
+headers, HEAD, no activity entries), and the install script itself, run with dash against a
+fake home directory with stand-in agent programs."""
+
+import base64
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from api import create_account, create_key
+from http_clients import PythonClient
+from server_process import PACKAGE_ROOT
+
+PAGES = ["/", "/docs", "/docs/agents", "/docs/mcp", "/docs/api", "/docs/settings"]
+
+
+def assert_site_headers(response, content_type: str) -> None:
+    assert response.header("Content-Type") == content_type, response
+    csp = response.header("Content-Security-Policy")
+    assert csp is not None and "unsafe-inline" not in csp and "default-src 'none'" in csp, csp
+    assert response.header("X-Content-Type-Options") == "nosniff"
+    assert response.header("X-Frame-Options") == "DENY"
+    assert response.header("Referrer-Policy") == "no-referrer"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_are_html_with_strict_headers(client, server, path):
+    response = client.call("GET", path)
+    assert response.status == 200, response
+    assert_site_headers(response, "text/html; charset=utf-8")
+    html = response.text
+    assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>")
+    # The one inline style is allowed by its hash, and by nothing else.
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+    assert f"style-src 'sha256-{digest}';" in response.header("Content-Security-Policy")
+    assert "<script" not in html and " style=" not in html
+    # Without PUBLIC_URL the address comes from the Host header: nothing may cache it.
+    assert response.header("Cache-Control") == "no-store"
+
+
+@pytest.mark.parametrize("path", PAGES + ["/install"])
+def test_head_gives_the_headers_without_a_body(client, path):
+    got = client.call("GET", path)
+    head = client.call("HEAD", path)
+    assert head.status == 200 and head.body == b""
+    assert head.header("Content-Length") == str(len(got.body))
+    assert head.header("Content-Security-Policy") == got.header("Content-Security-Policy")
+
+
+def test_home_page_says_version_and_features_off_by_default(py, server):
+    html = py.call("GET", "/").text
+    version = subprocess.run([str(PACKAGE_ROOT / ".build/release/relaydeckd"), "version"],
+                             capture_output=True, text=True).stdout.split()[-1]
+    assert f"Version {version}." in html
+    for feature in ["Push notifications (APNs)", "App Attest for new accounts", "App codes"]:
+        row = re.search(re.escape(feature) + r".*?</tr>", html).group(0)
+        assert '<span class="off">off</span>' in row, row
+    assert f"curl -fsSL http://127.0.0.1:{server.port}/install | sh" in html
+
+
+def test_home_page_shows_features_on_and_never_a_secret(start_server):
+    secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+    server = start_server({"APP_TOTP_SECRET": secret, "PUBLIC_URL": "https://relaydeck.example.com"})
+    response = PythonClient(server.host, server.port).call("GET", "/")
+    html = response.text
+    row = re.search(r"App codes.*?</tr>", html).group(0)
+    assert '<span class="on">on</span>' in row
+    assert secret not in html
+    assert "<code>https://relaydeck.example.com/mcp</code>" in html
+    # From PUBLIC_URL, the same for every client: a cache may keep it.
+    assert response.header("Cache-Control") == "no-cache"
+
+
+def test_unknown_docs_page_is_404_and_methods_are_405(py):
+    response = py.call("GET", "/docs/nothing-here")
+    assert response.status == 404 and response.json == {"error": {"code": "not_found", "message": "Not found."}}
+    response = py.call("POST", "/install", json={})
+    assert response.status == 405 and response.header("Allow") == "GET, HEAD"
+
+
+def test_a_host_header_that_is_not_a_host_is_refused(py):
+    for host in ['evil";rm -rf ~;"', "a b", "x'y", "[::1"]:
+        response = py.call("GET", "/install", headers={"Host": host})
+        assert response.status == 400, (host, response)
+        assert response.json["error"]["code"] == "bad_request"
+    assert py.call("GET", "/install", headers={"Host": "[::1]:8080"}).status == 200
+
+
+def test_site_requests_leave_no_activity_entry(py):
+    account, token = create_account(py)
+    key, secret = create_key(py, token, "Site reader")
+    for path in PAGES + ["/install"]:
+        assert py.call("GET", path, token=secret).status == 200
+    entries = py.call("GET", f"/v1/keys/{key['id']}/activity", token=token).json["items"]
+    assert entries == []
+
+
+def test_install_is_the_script_with_this_servers_address(py, server):
+    response = py.call("GET", "/install")
+    assert response.status == 200
+    assert_site_headers(response, "text/plain; charset=utf-8")
+    source = (PACKAGE_ROOT / "site/install.sh").read_text()
+    # The binary carries site/install.sh (through site/generate); they must not drift apart.
+    assert response.text == source.replace("@PUBLIC_URL@", f"http://127.0.0.1:{server.port}")
+    assert "@PUBLIC_URL@" not in response.text
+
+
+# --- The install script, run -------------------------------------------------------------------
+
+CLAUDE_STANDIN = r'''#!/usr/bin/env python3
+# A stand-in for Claude Code's `claude mcp add/remove --scope user`: it logs its arguments and
+# keeps ~/.claude.json the way the real one does (refusing to add a name that exists).
+import json, os, sys
+home = os.environ["HOME"]
+with open(os.path.join(home, "claude-calls.log"), "a") as log:
+    log.write(json.dumps(sys.argv[1:]) + "\n")
+path = os.path.join(home, ".claude.json")
+data = json.load(open(path)) if os.path.exists(path) else {}
+servers = data.setdefault("mcpServers", {})
+args = sys.argv[1:]
+if args[:2] == ["mcp", "remove"]:
+    name = args[-1]
+    if name not in servers:
+        sys.exit(f"No MCP server named {name}")
+    del servers[name]
+elif args[:2] == ["mcp", "add"]:
+    rest = args[2:]
+    opts, positional, i = {}, [], 0
+    while i < len(rest):
+        if rest[i].startswith("--"):
+            opts.setdefault(rest[i], []).append(rest[i + 1]); i += 2
+        else:
+            positional.append(rest[i]); i += 1
+    name, url = positional
+    if name in servers:
+        sys.exit(f"MCP server {name} already exists in user config")
+    headers = dict(h.split(": ", 1) for h in opts.get("--header", []))
+    servers[name] = {"type": opts["--transport"][0], "url": url, "headers": headers}
+else:
+    sys.exit("unexpected call")
+json.dump(data, open(path, "w"), indent=2)
+'''
+
+OTHER_CLAUDE_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}
+
+
+def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
+    home = tmp_path / "home"
+    bin_dir = tmp_path / "bin"
+    for folder in [home / ".claude", home / ".codex", home / ".cursor", home / ".gemini", bin_dir]:
+        folder.mkdir(parents=True)
+    (home / ".claude.json").write_text(json.dumps(
+        {"numStartups": 7, "mcpServers": {"other": {"type": "stdio", "command": "other-mcp"}}}))
+    (home / ".claude" / "settings.json").write_text(json.dumps(
+        {"model": "opus", "hooks": {"PreToolUse": [OTHER_CLAUDE_HOOK], "Stop": [OTHER_CLAUDE_HOOK]}}))
+    (home / ".codex" / "config.toml").write_text(
+        'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["--x"]\n\n'
+        '[profiles.fast]\nmodel = "mini"\n')
+    (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"other": {"url": "https://other/mcp"}}}))
+    (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "Dracula", "mcpServers": {}}))
+    # curl as itself, but every command line it gets is logged: the key must never be on one.
+    curl = bin_dir / "curl"
+    curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
+    curl.chmod(0o755)
+    if with_claude_program:
+        claude = bin_dir / "claude"
+        claude.write_text(CLAUDE_STANDIN)
+        claude.chmod(0o755)
+    return home, bin_dir
+
+
+def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL):
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    if key_env is not None:
+        env["RELAYDECK_API_KEY"] = key_env
+    # Not a terminal: the script must not wait for a question nobody can answer.
+    return subprocess.run(["dash", str(script), *args], env=env, capture_output=True, text=True, timeout=60,
+                          stdin=stdin, start_new_session=True)
+
+
+def hook_commands(entries: list) -> list[str]:
+    return [h["command"] for e in entries for h in e.get("hooks", [e])]
+
+
+def check_configs(home: Path, mcp_url: str, secret: str) -> None:
+    auth = f"Bearer {secret}"
+    claude = json.loads((home / ".claude.json").read_text())
+    assert claude["numStartups"] == 7 and claude["mcpServers"]["other"]["command"] == "other-mcp"
+    assert claude["mcpServers"]["relaydeck"] == {"type": "http", "url": mcp_url, "headers": {"Authorization": auth}}
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert settings["model"] == "opus" and settings["hooks"]["PreToolUse"] == [OTHER_CLAUDE_HOOK]
+    hook = str(home / ".config/relaydeck/inbox-hook")
+    assert settings["hooks"]["Stop"][0] == OTHER_CLAUDE_HOOK
+    for event, arg in [("SessionStart", "start"), ("UserPromptSubmit", "prompt"), ("Stop", "stop")]:
+        ours = [c for c in hook_commands(settings["hooks"][event]) if "relaydeck/inbox-hook" in c]
+        assert ours == [f"{hook} claude {arg}"], (event, settings["hooks"][event])
+
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert codex["model"] == "gpt-5" and codex["profiles"] == {"fast": {"model": "mini"}}
+    assert codex["mcp_servers"]["other"] == {"command": "other-mcp", "args": ["--x"]}
+    assert codex["mcp_servers"]["relaydeck"] == {"url": mcp_url, "http_headers": {"Authorization": auth}}
+
+    cursor = json.loads((home / ".cursor" / "mcp.json").read_text())
+    assert cursor["mcpServers"] == {"other": {"url": "https://other/mcp"},
+                                    "relaydeck": {"url": mcp_url, "headers": {"Authorization": auth}}}
+    cursor_hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
+    assert cursor_hooks == {"version": 1, "hooks": {"sessionStart": [{"command": f"{hook} cursor start"}],
+                                                     "stop": [{"command": f"{hook} cursor stop"}]}}
+
+    gemini = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert gemini["theme"] == "Dracula"
+    assert gemini["mcpServers"] == {"relaydeck": {"httpUrl": mcp_url, "headers": {"Authorization": auth}}}
+    for event, arg in [("SessionStart", "start"), ("BeforeAgent", "prompt"), ("AfterAgent", "stop")]:
+        assert hook_commands(gemini["hooks"][event]) == [f"{hook} gemini {arg}"]
+
+    key_file = home / ".config/relaydeck/api-key"
+    assert key_file.read_text() == secret + "\n"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+
+
+@pytest.fixture
+def install_script(py, tmp_path):
+    script = tmp_path / "install.sh"
+    script.write_bytes(py.call("GET", "/install").body)
+    return script
+
+
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, server, tmp_path, install_script,
+                                                                          with_claude_program):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Installer")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    mcp_url = f"http://127.0.0.1:{server.port}/mcp"
+
+    first = run_install(install_script, home, bin_dir, "--key", secret)
+    assert first.returncode == 0, first.stderr
+    assert "Configured for Claude Code Codex Cursor Gemini CLI" in first.stdout
+    assert secret not in first.stdout + first.stderr
+    check_configs(home, mcp_url, secret)
+    files = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"}
+
+    second = run_install(install_script, home, bin_dir, key_env=secret)
+    assert second.returncode == 0, second.stderr
+    check_configs(home, mcp_url, secret)
+    assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"} == files
+    if with_claude_program:
+        calls = [json.loads(l) for l in (home / "claude-calls.log").read_text().splitlines()]
+        assert calls[1] == ["mcp", "add", "--scope", "user", "--transport", "http", "relaydeck", mcp_url,
+                            "--header", f"Authorization: Bearer {secret}"]
+    assert not list(home.rglob("*.relaydeck-tmp"))
+    argv_log = (tmp_path / "curl-argv.log").read_text()
+    assert "/v1/agents" in argv_log and secret not in argv_log
+
+
+def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_script):
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    unknown = run_install(install_script, home, bin_dir, "--key", "mck_" + "A" * 43)
+    assert unknown.returncode == 1
+    assert "relaydeck: the server does not know this API key" in unknown.stderr
+    token = run_install(install_script, home, bin_dir, key_env="mca_" + "A" * 43)
+    assert token.returncode == 1 and "starts with mck_" in token.stderr
+    missing = run_install(install_script, home, bin_dir)
+    assert missing.returncode == 1 and "no API key" in missing.stderr
+    assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
+
+
+def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Broken")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    (home / ".cursor" / "mcp.json").write_text("{not json")
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    assert done.returncode == 1
+    assert "is not valid JSON" in done.stderr and "could not configure Cursor" in done.stderr
+    assert (home / ".cursor" / "mcp.json").read_text() == "{not json"
+    # The other agents are configured all the same.
+    assert "relaydeck" in tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]
+
+
+def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_script):
+    _, token = create_account(py)
+    key, secret = create_key(py, token, "Hooked")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    hook = home / ".config/relaydeck/inbox-hook"
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+
+    def run_hook(agent, event):
+        done = subprocess.run(["dash", str(hook), agent, event], env=env, input="{}", capture_output=True,
+                              text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert run_hook("claude", "stop") == ""
+    assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": 'Stop "now" \\ rebase'}).status == 201
+    out = json.loads(run_hook("claude", "stop"))
+    assert out["decision"] == "block" and 'Stop \\"now\\" \\\\ rebase' in out["reason"]
+    # Read now: the same item does not continue the agent a second time.
+    assert run_hook("claude", "stop") == ""
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "Second"})
+    assert "Second" in json.loads(run_hook("cursor", "start"))["additional_context"]
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "Third"})
+    out = json.loads(run_hook("gemini", "prompt"))
+    assert out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
+    assert "Third" in out["hookSpecificOutput"]["additionalContext"]
+    argv_log = (tmp_path / "curl-argv.log").read_text()
+    assert "/v1/inbox" in argv_log and secret not in argv_log
+
+
+def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server, tmp_path):
+    """`curl .../install | sh`: the script is on standard input, so the question goes to the
+    terminal, and the answer is not echoed."""
+    import pty
+    import select
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Typed")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    script = py.call("GET", "/install").body
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    pid, terminal = pty.fork()
+    if pid == 0:
+        # The child: its controlling terminal is the pty; the script comes on a pipe.
+        read_end, write_end = os.pipe()
+        os.write(write_end, script)
+        os.close(write_end)
+        os.dup2(read_end, 0)
+        os.execve("/bin/dash", ["dash"], env)
+    seen = b""
+    sent = False
+    status = None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([terminal], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:
+                chunk = b""
+            seen += chunk
+            if not chunk:
+                break
+        if not sent and b"starts with mck_): " in seen:
+            os.write(terminal, secret.encode() + b"\n")
+            sent = True
+        done_pid, status = os.waitpid(pid, os.WNOHANG)
+        if done_pid:
+            break
+    else:
+        os.kill(pid, 9)
+        raise AssertionError(f"the script did not finish: {seen!r}")
+    if status is None or not os.WIFEXITED(status):
+        _, status = os.waitpid(pid, 0)
+    os.close(terminal)
+    text = seen.decode(errors="replace")
+    assert sent, text
+    assert os.WEXITSTATUS(status) == 0, text
+    assert secret not in text, "the key was echoed"
+    assert (home / ".config/relaydeck/api-key").read_text() == secret + "\n"
+    assert "Configured for" in text

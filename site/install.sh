@@ -1,0 +1,306 @@
+#!/bin/sh
+# Relaydeck agent setup for the server at @PUBLIC_URL@
+#
+#   curl -fsSL @PUBLIC_URL@/install | sh
+#   curl -fsSL @PUBLIC_URL@/install | RELAYDECK_API_KEY=mck_... sh     (no questions)
+#   sh install.sh --key mck_...                                        (the same)
+#
+# It asks for an API key (make one in the Relaydeck app, one per agent), checks it against the
+# server, and then, for each agent it finds on this machine (Claude Code, Codex, Cursor,
+# Gemini CLI), adds this server as the MCP server "relaydeck" and, where the agent has hooks,
+# the inbox hooks: the agent gets the person's messages and answers at the start of a session,
+# with each prompt, and before it stops. Running it again replaces what it wrote before and
+# leaves everything else in those files as it was. Nothing is sent anywhere but this server.
+set -eu
+
+SERVER='@PUBLIC_URL@'
+MCP_URL="$SERVER/mcp"
+NAME=relaydeck
+CONFIG_DIR="${XDG_CONFIG_HOME:-$HOME/.config}/relaydeck"
+KEY_FILE="$CONFIG_DIR/api-key"
+HOOK="$CONFIG_DIR/inbox-hook"
+
+say() { printf '%s\n' "$*"; }
+warn() { printf 'relaydeck: %s\n' "$*" >&2; }
+die() {
+    warn "$*"
+    exit 1
+}
+
+key="${RELAYDECK_API_KEY:-}"
+while [ $# -gt 0 ]; do
+    case $1 in
+    --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; shift 2 ;;
+    --key=*) key=${1#--key=}; shift ;;
+    -h | --help)
+        say "usage: sh install.sh [--key mck_...]   (or RELAYDECK_API_KEY=mck_... in the environment)"
+        exit 0
+        ;;
+    *) die "unknown argument: $1 (usage: sh install.sh [--key mck_...])" ;;
+    esac
+done
+
+if [ -z "$key" ]; then
+    # Piped into sh, standard input is the script itself: ask on the terminal.
+    # (A subshell: a failed redirection of a special built-in would end the script itself.)
+    if (: </dev/tty) 2>/dev/null; then
+        # Echo off before the question, so that nothing typed at once shows; on again whatever
+        # happens to the read.
+        stty -echo </dev/tty 2>/dev/null || true
+        trap 'stty echo </dev/tty 2>/dev/null' EXIT
+        trap 'stty echo </dev/tty 2>/dev/null; exit 130' INT TERM
+        printf 'API key for %s (from the Relaydeck app, starts with mck_): ' "$SERVER" >/dev/tty
+        IFS= read -r key </dev/tty || key=""
+        stty echo </dev/tty 2>/dev/null || true
+        trap - EXIT INT TERM
+        printf '\n' >/dev/tty
+    else
+        die "no API key: pass --key mck_... or set RELAYDECK_API_KEY"
+    fi
+fi
+
+# mck_ and 43 letters and digits; anything else would also be unsafe to write into files.
+case $key in
+mck_*) ;;
+*) die "an API key starts with mck_ (an account token, mca_..., does not work for agents)" ;;
+esac
+rest=${key#mck_}
+case $rest in *[!0-9A-Za-z]*) die "the API key has characters a key never has" ;; esac
+[ ${#rest} -eq 43 ] || die "the API key has the wrong length (mck_ and 43 characters)"
+
+command -v curl >/dev/null 2>&1 || die "curl is needed (for the check now and for the hooks later)"
+# The key goes to curl on its standard input (a config line), never on its command line,
+# where every user of the machine could read it in the process list.
+status=$(printf 'header = "Authorization: Bearer %s"\n' "$key" |
+    curl -sS -K - -o /dev/null -w '%{http_code}' --max-time 20 "$SERVER/v1/agents") || die "cannot reach $SERVER"
+case $status in
+200) ;;
+401) die "the server does not know this API key (deleted, or made on another server?)" ;;
+*) die "the server answered $status to the key check; is $SERVER a Relaydeck server?" ;;
+esac
+
+umask 077
+mkdir -p "$CONFIG_DIR"
+printf '%s\n' "$key" >"$KEY_FILE.tmp"
+mv "$KEY_FILE.tmp" "$KEY_FILE"
+
+# --- The hook program ------------------------------------------------------------------------
+cat >"$HOOK.tmp" <<'HOOK_EOF'
+#!/bin/sh
+# Relaydeck inbox hook, written by the Relaydeck install script: reads the unread items of the
+# agent's inbox and hands them to the agent in the form each agent expects. The items it reads
+# become read, so one item never continues the agent twice. Silent when the inbox is empty, the
+# key file is missing or the server cannot be reached: a hook never stops the agent.
+#   inbox-hook AGENT EVENT    AGENT: claude, cursor, gemini; EVENT: start, prompt, stop
+SERVER='@PUBLIC_URL@'
+agent=${1:-}
+event=${2:-}
+key_file="${XDG_CONFIG_HOME:-$HOME/.config}/relaydeck/api-key"
+[ -r "$key_file" ] || exit 0
+key=$(cat "$key_file")
+# The agent writes its own input on stdin; it is not needed.
+cat >/dev/null 2>&1 || true
+host=$(uname -n 2>/dev/null | cut -d. -f1)
+# The key on curl's standard input, not its command line (which every local user can see).
+body=$(printf 'header = "Authorization: Bearer %s"\n' "$key" |
+    curl -fs -K - --max-time 10 -H "X-Relaydeck-Host: ${host:-unknown}" "$SERVER/v1/inbox?limit=20") || exit 0
+case $body in *'"items":[]'*) exit 0 ;; esac
+text="Relaydeck inbox: new items from the person or other agents (tasks assigned or changed, answers, messages). Act on them, and use the relaydeck MCP tools to reply or update tasks: $body"
+# As a JSON string: the body is one line of JSON, so only \ and " need escaping.
+json=$(printf '%s' "$text" | sed 's/\\/\\\\/g; s/"/\\"/g')
+case $agent:$event in
+claude:start) printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"%s"}}\n' "$json" ;;
+claude:prompt) printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$json" ;;
+claude:stop | gemini:stop) printf '{"decision":"block","reason":"%s"}\n' "$json" ;;
+cursor:start) printf '{"additional_context":"%s"}\n' "$json" ;;
+cursor:stop) printf '{"followup_message":"%s"}\n' "$json" ;;
+gemini:start) printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"%s"}}\n' "$json" ;;
+gemini:prompt) printf '{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"%s"}}\n' "$json" ;;
+*) printf '%s\n' "$text" ;;
+esac
+exit 0
+HOOK_EOF
+chmod 0755 "$HOOK.tmp"
+mv "$HOOK.tmp" "$HOOK"
+
+# --- Editing JSON files ----------------------------------------------------------------------
+# Two operations, done with python3 (or node when there is no python3), each of which reads the
+# file, changes one thing and writes it back through a temporary file:
+#   set FILE PATH VALUE        sets the member at PATH (dot-separated) to the JSON VALUE
+#   hook FILE PATH ENTRY MARK  in the list at PATH, drops the entries whose JSON contains MARK
+#                              and appends the JSON ENTRY
+# A file that is not valid JSON is left alone (and the step reported), never overwritten.
+JSON_TOOL=""
+if command -v python3 >/dev/null 2>&1; then
+    JSON_TOOL=python3
+elif command -v node >/dev/null 2>&1; then
+    JSON_TOOL=node
+fi
+
+json_edit() {
+    case $JSON_TOOL in
+    python3)
+        python3 - "$@" <<'PY_EOF'
+import json, os, sys
+op, path, where, value = sys.argv[1], sys.argv[2], sys.argv[3].split("."), json.loads(sys.argv[4])
+data = {}
+if os.path.exists(path) and os.path.getsize(path) > 0:
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except ValueError as error:
+            sys.exit(f"{path} is not valid JSON ({error}); left unchanged")
+if not isinstance(data, dict):
+    sys.exit(f"{path} does not hold a JSON object; left unchanged")
+node = data
+for name in where[:-1]:
+    if not isinstance(node.get(name), dict):
+        node[name] = {}
+    node = node[name]
+last = where[-1]
+if op == "set":
+    node[last] = value
+else:
+    mark = sys.argv[5]
+    entries = node.get(last) if isinstance(node.get(last), list) else []
+    node[last] = [e for e in entries if mark not in json.dumps(e)] + [value]
+tmp = path + ".relaydeck-tmp"
+with open(tmp, "w", encoding="utf-8") as f:
+    json.dump(data, f, indent=2)
+    f.write("\n")
+if os.path.exists(path):
+    os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+os.replace(tmp, path)
+PY_EOF
+        ;;
+    node)
+        node - "$@" <<'JS_EOF'
+const fs = require("fs");
+const [op, path, whereText, valueText, mark] = process.argv.slice(2);
+const where = whereText.split("."), value = JSON.parse(valueText);
+let data = {};
+if (fs.existsSync(path) && fs.statSync(path).size > 0) {
+  try { data = JSON.parse(fs.readFileSync(path, "utf8")); }
+  catch (e) { console.error(`${path} is not valid JSON (${e.message}); left unchanged`); process.exit(1); }
+}
+if (data === null || typeof data !== "object" || Array.isArray(data)) {
+  console.error(`${path} does not hold a JSON object; left unchanged`); process.exit(1);
+}
+let node = data;
+for (const name of where.slice(0, -1)) {
+  if (node[name] === null || typeof node[name] !== "object" || Array.isArray(node[name])) node[name] = {};
+  node = node[name];
+}
+const last = where[where.length - 1];
+if (op === "set") node[last] = value;
+else node[last] = (Array.isArray(node[last]) ? node[last] : []).filter(e => !JSON.stringify(e).includes(mark)).concat([value]);
+const tmp = path + ".relaydeck-tmp";
+fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + "\n");
+if (fs.existsSync(path)) fs.chmodSync(tmp, fs.statSync(path).mode & 0o7777);
+fs.renameSync(tmp, path);
+JS_EOF
+        ;;
+    *)
+        warn "neither python3 nor node is installed: cannot edit $2"
+        return 1
+        ;;
+    esac
+}
+
+auth="Bearer $key"
+configured=""
+failed=""
+note_ok() { configured="$configured $1"; }
+note_failed() { failed="$failed $1"; }
+
+# A hook entry in the nested form of Claude Code and Gemini CLI.
+nested_hook() { printf '{"matcher":"*","hooks":[{"type":"command","command":"%s %s"}]}' "$HOOK" "$1"; }
+
+# --- Claude Code -----------------------------------------------------------------------------
+if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.claude.json" ]; then
+    ok=yes
+    if command -v claude >/dev/null 2>&1; then
+        claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
+        claude mcp add --scope user --transport http "$NAME" "$MCP_URL" --header "Authorization: $auth" >/dev/null || ok=""
+    else
+        json_edit set "$HOME/.claude.json" "mcpServers.$NAME" \
+            "{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" || ok=""
+    fi
+    mkdir -p "$HOME/.claude"
+    settings="$HOME/.claude/settings.json"
+    json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'claude start')" relaydeck/inbox-hook &&
+        json_edit hook "$settings" hooks.UserPromptSubmit "$(nested_hook 'claude prompt')" relaydeck/inbox-hook &&
+        json_edit hook "$settings" hooks.Stop "$(nested_hook 'claude stop')" relaydeck/inbox-hook || ok=""
+    if [ -n "$ok" ]; then note_ok "Claude Code"; else note_failed "Claude Code"; fi
+fi
+
+# --- Codex -----------------------------------------------------------------------------------
+# TOML, edited with awk: the table [mcp_servers.relaydeck] (and its sub-tables) is dropped
+# wherever it is, and written again at the end. Its hooks come with the Relaydeck plugin.
+if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
+    mkdir -p "$HOME/.codex"
+    toml="$HOME/.codex/config.toml"
+    [ -f "$toml" ] || : >"$toml"
+    awk -v name="$NAME" '
+        /^[ \t]*\[/ {
+            header = $0
+            sub(/^[ \t]*\[+[ \t]*/, "", header)
+            skip = (index(header, "mcp_servers." name "]") == 1 || index(header, "mcp_servers." name ".") == 1 ||
+                    index(header, "mcp_servers.\"" name "\"") == 1)
+        }
+        skip { next }
+        # Blank lines wait for the next kept line, so none pile up at the end run after run.
+        /^[ \t]*$/ { blanks++; next }
+        { while (blanks > 0) { print ""; blanks-- } print }
+    ' "$toml" >"$toml.relaydeck-tmp"
+    {
+        [ -s "$toml.relaydeck-tmp" ] && printf '\n'
+        printf '[mcp_servers.%s]\n' "$NAME"
+        printf 'url = "%s"\n' "$MCP_URL"
+        printf 'http_headers = { "Authorization" = "%s" }\n' "$auth"
+    } >>"$toml.relaydeck-tmp"
+    chmod "$(stat -c %a "$toml")" "$toml.relaydeck-tmp" 2>/dev/null || true
+    mv "$toml.relaydeck-tmp" "$toml"
+    note_ok "Codex"
+fi
+
+# --- Cursor ----------------------------------------------------------------------------------
+if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 || [ -d "$HOME/.cursor" ]; then
+    mkdir -p "$HOME/.cursor"
+    ok=yes
+    json_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
+        "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" || ok=""
+    hooks="$HOME/.cursor/hooks.json"
+    json_edit set "$hooks" version 1 &&
+        json_edit hook "$hooks" hooks.sessionStart "{\"command\":\"$HOOK cursor start\"}" relaydeck/inbox-hook &&
+        json_edit hook "$hooks" hooks.stop "{\"command\":\"$HOOK cursor stop\"}" relaydeck/inbox-hook || ok=""
+    if [ -n "$ok" ]; then note_ok "Cursor"; else note_failed "Cursor"; fi
+fi
+
+# --- Gemini CLI ------------------------------------------------------------------------------
+if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
+    mkdir -p "$HOME/.gemini"
+    settings="$HOME/.gemini/settings.json"
+    ok=yes
+    json_edit set "$settings" "mcpServers.$NAME" \
+        "{\"httpUrl\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
+        json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'gemini start')" relaydeck/inbox-hook &&
+        json_edit hook "$settings" hooks.BeforeAgent "$(nested_hook 'gemini prompt')" relaydeck/inbox-hook &&
+        json_edit hook "$settings" hooks.AfterAgent "$(nested_hook 'gemini stop')" relaydeck/inbox-hook || ok=""
+    if [ -n "$ok" ]; then note_ok "Gemini CLI"; else note_failed "Gemini CLI"; fi
+fi
+
+if [ -z "$configured" ] && [ -z "$failed" ]; then
+    say "No agent found (looked for Claude Code, Codex, Cursor and Gemini CLI)."
+    say "Add the MCP server by hand: $MCP_URL with the header \"Authorization: Bearer <your key>\"."
+    say "See $SERVER/docs/agents."
+    exit 1
+fi
+[ -z "$configured" ] || say "Configured for$configured: MCP server \"$NAME\" at $MCP_URL."
+say "Inbox hooks: $HOOK (key in $KEY_FILE). Codex gets its hooks from the Relaydeck plugin."
+say "Restart the agents to load the change."
+if [ -n "$failed" ]; then
+    warn "could not configure$failed (see above)"
+    exit 1
+fi
+exit 0
