@@ -1,7 +1,8 @@
 # Relaydeck Server: build, run and test on Debian 12 with the Swift toolchain on PATH.
 #
 #   make run     install what is missing, build, serve on LISTEN (default 127.0.0.1:8080)
-#   make test    install what is missing, unit tests, release build, end-to-end tests
+#   make test    install what is missing, unit tests, release build, end-to-end and browser tests
+#   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
 #   make bench   the benchmark against nginx (bench/run.sh); never part of `make test`
 #   make release the static binary, stripped: dist/relaydeckd
 #   make deb     dist/relaydeck_<version>_<arch>.deb (ARCH=amd64|arm64, default: this machine's)
@@ -25,8 +26,10 @@ RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xl
 
 APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl
 BENCH_APT_PACKAGES := nginx-light wrk
+# The browser tests drive Debian's chromium (Playwright's own browser download is not used).
+BROWSER_APT_PACKAGES := chromium
 
-.PHONY: deps bench-deps package-deps build release deb run test setup-test unit-test e2e package-test bench clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test package-test bench clean
 
 # The packaging scripts take the architecture as a parameter; the binary must be built on a
 # machine of that architecture (packaging/build-deb checks its ELF header).
@@ -38,6 +41,9 @@ deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES)
 
 # One call, so that apt-get update runs once even when both lists miss something.
+test-deps:
+	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BROWSER_APT_PACKAGES)
+
 bench-deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BENCH_APT_PACKAGES)
 
@@ -71,11 +77,15 @@ unit-test:
 e2e:
 	$(VENV)/bin/python -m pytest Tests/e2e -q
 
-test: deps
+browser-test:
+	$(VENV)/bin/python -m pytest Tests/browser -q
+
+test: test-deps
 	$(MAKE) setup-test
 	$(MAKE) unit-test
 	$(MAKE) build
 	$(MAKE) e2e
+	$(MAKE) browser-test
 
 bench: bench-deps build
 	bench/run.sh

@@ -153,3 +153,25 @@ def test_get_of_a_device_is_405(client):
     response = client.call("GET", f"/v1/devices/{PHONE}", token=token)
     assert response.status == 405, response
     assert set(response.header("Allow").split(", ")) == {"PUT", "DELETE"}
+
+
+def test_get_devices_lists_the_accounts_devices_oldest_first(client):
+    # Not in rest-api.md: the web console's list of devices (issue 13).
+    _, token = create_account(client)
+    _, other = create_account(client)
+    listed = client.call("GET", "/v1/devices", token=token)
+    assert listed.status == 200 and listed.json == {"devices": []}, listed
+    assert_json_content_type(listed)
+    phone = put_device(client, token, apns_token=TOKEN).json
+    tablet = put_device(client, token, device=TABLET, platform="ipados").json
+    put_device(client, other)
+    assert client.call("GET", "/v1/devices", token=token).json == {"devices": [phone, tablet]}
+    assert client.call("DELETE", f"/v1/devices/{PHONE}", token=token).status == 204
+    assert client.call("GET", "/v1/devices", token=token).json == {"devices": [tablet]}
+
+
+def test_get_devices_is_for_the_account_only(client):
+    _, token = create_account(client)
+    _, secret = create_key(client, token)
+    assert_error(client.call("GET", "/v1/devices", token=secret), 403, KEY_FORBIDDEN)
+    assert_error(client.call("GET", "/v1/devices"), 401, UNAUTHORIZED)

@@ -40,8 +40,8 @@ def test_head_health_has_the_get_headers_and_no_body(client, py):
     "/v1/task",
     "/v1/question",
     # `/v1/devices/{device_id}` and `/v1/keys/{key_id}/activity` exist now (rest-api.md#devices,
-    # #activity-log): a GET there is 405 or 401, so only the paths around them stay unknown.
-    "/v1/devices",
+    # #activity-log), and `GET /v1/devices` for the web console: a GET there is 405 or 401, so
+    # only the paths around them stay unknown.
     "/v1/devices/dev_1/x",
     "/v1/keys/" + UNKNOWN_KEY_ID + "/activity/x",
     "/v1/keys/" + UNKNOWN_KEY_ID + "/x",

@@ -8,6 +8,7 @@ from standins import makefile_list, plain_line
 
 APT_PACKAGES = makefile_list("APT_PACKAGES")
 BENCH_APT_PACKAGES = makefile_list("BENCH_APT_PACKAGES")
+BROWSER_APT_PACKAGES = makefile_list("BROWSER_APT_PACKAGES")
 
 
 def test_the_makefile_names_the_packages_the_build_and_tests_need():
@@ -65,3 +66,19 @@ def test_make_bench_deps_installs_both_lists_after_one_update(machine):
     done = machine.make("bench-deps")
     assert done.returncode == 0, done
     assert machine.apt_calls() == ["update", "install curl " + " ".join(BENCH_APT_PACKAGES)]
+
+
+def test_make_test_deps_installs_chromium_with_the_build_packages_after_one_update(machine):
+    # The browser tests (Tests/browser) drive Debian's chromium; `make test` installs it.
+    assert BROWSER_APT_PACKAGES == ["chromium"]
+    machine.installed(*APT_PACKAGES).missing("curl").missing("chromium").healthy_venv()
+    done = machine.make("test-deps")
+    assert done.returncode == 0, done
+    assert machine.apt_calls() == ["update", "install curl chromium"]
+
+
+def test_make_deps_alone_never_installs_chromium(machine):
+    machine.installed(*APT_PACKAGES).missing("chromium").healthy_venv()
+    done = machine.make("deps")
+    assert done.returncode == 0, done
+    assert machine.calls("apt-get") == []

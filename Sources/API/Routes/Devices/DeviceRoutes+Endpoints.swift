@@ -3,6 +3,11 @@ import JSON
 import Relaydeck
 
 extension DeviceRoutes {
+    /// `GET /v1/devices`: `200 {"devices": [Device]}`, oldest registration first.
+    func list(_ account: AccountCaller) throws -> Outcome {
+        Answers.list("devices", try devices.list(accountID: account.accountID), bytesEach: 900) { $0.write(to: &$1) }
+    }
+
     /// `PUT /v1/devices/{device_id}`: makes or replaces the device, `200 Device`.
     ///
     /// A malformed `device_id` is a `422` on `device_id`, with the body's problems: the client

@@ -15,6 +15,11 @@ final class DeviceRoutes: RouteGroup {
 
     var routes: [Route] {
         [
+            // Not in rest-api.md: the web console lists the devices so that the person can
+            // remove one (issue 13); the app knows its own and never needed the list.
+            Route("/v1/devices", [
+                Endpoint(.get, .account { [self] _, account in try list(account) }),
+            ]),
             Route("/v1/devices/{device_id}", [
                 Endpoint(.put, body: true, .account { [self] call, account in try put(&call, account) }),
                 Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),

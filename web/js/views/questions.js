@@ -1,0 +1,23 @@
+// Questions: the pending ones with their answer controls and count-down, then the closed ones.
+
+import { emptyLine, questionCard } from "../components.js";
+import { h, replace, syncList } from "../dom.js";
+
+export function mount(main, _params, { store }) {
+  const pending = h("ul", { class: "list", "aria-label": "Pending questions" });
+  const closed = h("ul", { class: "list", "aria-label": "Answered, expired and cancelled questions" });
+  replace(main,
+    h("h1", null, "Questions"),
+    h("section", { "aria-labelledby": "q-pending" }, h("h2", { id: "q-pending" }, "Waiting for you"), pending),
+    h("section", { "aria-labelledby": "q-closed" }, h("h2", { id: "q-closed" }, "Earlier"), closed));
+  const render = () => {
+    const open = store.pendingQuestions();
+    if (open.length === 0) replace(pending, emptyLine(store.loaded ? "No question waits for you." : "Loading…"));
+    else syncList(pending, open, (q) => q.id, (q) => q.status, (q) => questionCard(q, store));
+    const done = store.closedQuestions();
+    if (done.length === 0) replace(closed, emptyLine("None yet."));
+    else syncList(closed, done, (q) => q.id, (q) => q.status, (q) => questionCard(q, store));
+  };
+  render();
+  return store.on(render);
+}
