@@ -2,7 +2,9 @@
 #
 #   make run     install what is missing, build, serve on LISTEN (default 127.0.0.1:8080)
 #   make test    install what is missing, unit tests, release build, end-to-end tests
-#   make bench   the benchmark against nginx (bench/run.sh); never part of `make test`
+#   make bench   the benchmarks of issue 12 (bench/run.sh); never part of `make test`
+#   make torture the reliability suite in its long form (Tests/torture, TORTURE=full: about
+#                20 minutes); `make test` runs its short form (torture-short, a few minutes)
 #
 # scripts/ensure-deps installs what is missing and nothing else: the apt packages below (with
 # sudo when not root; apt-get update once, and only then) and the Python test tools in .venv.
@@ -23,7 +25,7 @@ RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xl
 APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd
 BENCH_APT_PACKAGES := nginx-light wrk
 
-.PHONY: deps bench-deps build run test setup-test unit-test e2e bench clean
+.PHONY: deps bench-deps build run test setup-test unit-test e2e torture-short torture bench clean
 
 deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES)
@@ -48,11 +50,19 @@ unit-test:
 e2e:
 	$(VENV)/bin/python -m pytest Tests/e2e -q
 
+# The reliability suite (crash, store faults, fuzzers, malformed HTTP, soak, security).
+torture-short:
+	$(VENV)/bin/python -m pytest Tests/torture -q
+
+torture: deps build
+	TORTURE=full $(VENV)/bin/python -m pytest Tests/torture -q
+
 test: deps
 	$(MAKE) setup-test
 	$(MAKE) unit-test
 	$(MAKE) build
 	$(MAKE) e2e
+	$(MAKE) torture-short
 
 bench: bench-deps build
 	bench/run.sh

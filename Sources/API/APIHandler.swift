@@ -66,6 +66,12 @@ public final class APIHandler: HTTPHandler {
         switch takeWriteLock() {
         case .held:
             deliver(executeHoldingLock(prepared, record: &record), to: .responder(responder), record: record)
+        case .busy where prepared.readsFirst:
+            // A read that writes only when it finds something to mark (an inbox with items, a
+            // question not seen yet) runs at once: what only reads answers while another
+            // process holds the lock (a parked call ends at the end of its wait), and its own
+            // write, if it needs one, is refused with 503 without waiting.
+            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
         case .busy:
             waitForWriteLock(prepared, record: record, parked: responder.park(timeout: Self.writeLockWait))
         case .unavailable:
@@ -90,6 +96,9 @@ public final class APIHandler: HTTPHandler {
         let endpoint: Endpoint
         let parameters: PathParameters
         let body: JSON?
+
+        /// A GET or HEAD that `writes`: it reads first and writes only what it found.
+        var readsFirst: Bool { request.method == .get || request.method == .head }
     }
 
     /// What to do with `request`, errors already turned into answers; a write lock held
@@ -104,6 +113,7 @@ public final class APIHandler: HTTPHandler {
         guard prepared.endpoint.writes else { return execute(prepared, record: &record) }
         switch takeWriteLock() {
         case .held: return executeHoldingLock(prepared, record: &record)
+        case .busy where prepared.readsFirst: return execute(prepared, record: &record)
         case .busy: return .respond(failure(StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds), &record))
         case .unavailable: return execute(prepared, record: &record)
         }
