@@ -34,7 +34,7 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
-        activity = ActivityRecorder(log: services.activity)
+        activity = ActivityRecorder(log: services.activity, loop: loop)
         // Every committed change wakes the parked calls that wait on it.
         services.hub.subscribe { [weak context] change in
             for topic in WakeTopic.topics(for: change) { context?.wakeups.wake(topic) }
@@ -179,6 +179,11 @@ public final class APIHandler: HTTPHandler {
         }
         activity.record(record)
         afterResponse?(record)
+    }
+
+    /// Writes the activity entries queued in this loop turn now (tests, which run no loop turn).
+    func flushActivity() {
+        activity.flush()
     }
 
     static func millisText(_ micros: Int64) -> String {
