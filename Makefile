@@ -65,7 +65,7 @@ test: deps
 	$(MAKE) torture-short
 
 bench: bench-deps build
-	bench/run.sh
+	PYTHON=$(VENV)/bin/python bench/run.sh
 
 clean:
 	rm -rf .build $(VENV) bench/results
