@@ -178,7 +178,9 @@ def test_slow_senders_time_out_while_others_are_served(server):
         while time.monotonic() < deadline:
             started = time.monotonic()
             assert client.json("GET", "/health", expect=200)
-            assert time.monotonic() - started < 1.0
+            # Not a timing of performance: a server stuck behind the slow senders would take
+            # their whole header timeout (2 s) or never answer.
+            assert time.monotonic() - started < 1.5
             time.sleep(0.05)
     finally:
         stop.set()
@@ -214,7 +216,7 @@ def test_thousands_of_idle_connections_do_not_slow_the_others(start_server):
         for _ in range(100):
             started = time.monotonic()
             assert client.json("GET", "/health", expect=200)
-            assert time.monotonic() - started < 1.0
+            assert time.monotonic() - started < 1.5  # served, not queued behind the idle ones
         client.close()
         assert open_fds(server.pid) >= baseline + count
     finally:

@@ -104,8 +104,10 @@ def test_while_another_process_holds_the_write_lock_everything_else_answers_at_o
         started = time.monotonic()
         assert client.json("GET", "/v1/inbox?wait=1", key=secret, expect=200)["items"] == []
         parked = time.monotonic() - started
-        assert slowest < 0.5, slowest
-        assert 0.9 <= parked < 1.6, parked
+        # Generous bounds, no timing of performance: what they catch is a call that waited for
+        # the lock (5 s), not a slow machine.
+        assert slowest < 1.5, slowest
+        assert 0.9 <= parked < 3.0, parked
         thread.join(timeout=30)
         assert_unavailable(*outcome["answer"])
     finally:
