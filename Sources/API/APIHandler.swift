@@ -15,6 +15,9 @@ public final class APIHandler: HTTPHandler {
     private let router: Router
     private var gate: Gate
     private let activity: ActivityRecorder
+    /// The write transaction of this loop turn and the answers waiting for its COMMIT
+    /// (`APIHandler+GroupCommit`).
+    var turn: TurnCommit?
     /// Runs for every request the API handled, after its answer was written (or its stream
     /// or wait ended). The activity log hangs here.
     public var afterResponse: ((RequestRecord) -> Void)?
@@ -60,12 +63,14 @@ public final class APIHandler: HTTPHandler {
             return
         }
         guard prepared.endpoint.writes else {
-            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
+            // A read after a write of this turn may have seen rows not committed yet: its
+            // answer waits for the turn's COMMIT too.
+            answerAfterCommit(execute(prepared, record: &record), responder: responder, record: record)
             return
         }
         switch takeWriteLock() {
         case .held:
-            deliver(executeHoldingLock(prepared, record: &record), to: .responder(responder), record: record)
+            answerAfterCommit(execute(prepared, record: &record), responder: responder, record: record)
         case .busy where prepared.readsFirst:
             // A read that writes only when it finds something to mark (an inbox with items, a
             // question not seen yet) runs at once: what only reads answers while another
