@@ -28,6 +28,17 @@ def world(tmp_path_factory):
     server = ServerProcess(tmp_path_factory.mktemp("security"), RELAXED_LIMITS).start()
     client = KeepAlive(server.port)
     w = {"server": server, "client": client}
+    try:
+        build_world(w, client)
+    except BaseException:
+        server.teardown()  # a failed set-up must not leave the server running
+        raise
+    yield w
+    client.close()
+    server.teardown()
+
+
+def build_world(w, client):
     for name, keys in (("A", 2), ("B", 1)):
         token, made = new_account(client, keys)
         w[f"t{name}"] = token
@@ -40,9 +51,6 @@ def world(tmp_path_factory):
         device_id = DEVICE_IDS[name]
         status, _, body = client.call("PUT", f"/v1/devices/{device_id}", DEVICE, token=token)
         assert status == 200, body
-    yield w
-    client.close()
-    server.teardown()
 
 
 # (method, path template, body, who may call: "account", "key" or "both")
