@@ -1,9 +1,12 @@
 # Relaydeck Server: build, run and test on Debian 12 with the Swift toolchain on PATH.
 #
 #   make run     install what is missing, build, serve on LISTEN (default 127.0.0.1:8080)
-#   make test    install what is missing, unit tests, release build, end-to-end and browser tests
+#   make test    install what is missing, unit tests, release build, end-to-end, browser and
+#                short torture tests
 #   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
-#   make bench   the benchmark against nginx (bench/run.sh); never part of `make test`
+#   make bench   the benchmarks of issue 12 (bench/run.sh); never part of `make test`
+#   make torture the reliability suite in its long form (Tests/torture, TORTURE=full: about
+#                20 minutes); `make test` runs its short form (torture-short, a few minutes)
 #   make release the static binary, stripped: dist/relaydeckd
 #   make deb     dist/relaydeck_<version>_<arch>.deb (ARCH=amd64|arm64, default: this machine's)
 #   make package-test  the package's tests (lintian, an install into a debootstrap root)
@@ -29,7 +32,7 @@ BENCH_APT_PACKAGES := nginx-light wrk
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
 BROWSER_APT_PACKAGES := chromium
 
-.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test package-test bench clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench clean
 
 # The packaging scripts take the architecture as a parameter; the binary must be built on a
 # machine of that architecture (packaging/build-deb checks its ELF header).
@@ -80,15 +83,23 @@ e2e:
 browser-test:
 	$(VENV)/bin/python -m pytest Tests/browser -q
 
+# The reliability suite (crash, store faults, fuzzers, malformed HTTP, soak, security).
+torture-short:
+	$(VENV)/bin/python -m pytest Tests/torture -q
+
+torture: deps build
+	TORTURE=full $(VENV)/bin/python -m pytest Tests/torture -q
+
 test: test-deps
 	$(MAKE) setup-test
 	$(MAKE) unit-test
 	$(MAKE) build
 	$(MAKE) e2e
 	$(MAKE) browser-test
+	$(MAKE) torture-short
 
 bench: bench-deps build
-	bench/run.sh
+	PYTHON=$(VENV)/bin/python bench/run.sh
 
 clean:
 	rm -rf .build $(VENV) bench/results $(DIST)

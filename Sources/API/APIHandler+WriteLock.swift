@@ -21,11 +21,14 @@ extension APIHandler {
     }
 
     func takeWriteLock() -> LockAttempt {
+        // The turn's transaction is open already: this request joins it.
+        if turn != nil { return .held }
         do {
             switch try context.services.store.tryBeginWrite() {
             case .held:
                 // Changes wait for the COMMIT: a subscriber never sees one that rolls back.
                 context.services.hub.hold()
+                openTurn()
                 return .held
             case .busy:
                 return .busy
@@ -35,20 +38,16 @@ extension APIHandler {
         }
     }
 
-    /// Runs the request with the lock held, then commits whatever it wrote (an endpoint
-    /// that failed has already undone its own savepoint; the key's use stays recorded).
+    /// Runs the request with the lock held, then commits whatever it wrote, with the rest of
+    /// the turn's transaction (an endpoint that failed has already undone its own savepoint;
+    /// the key's use stays recorded). For a request answered at once, outside a loop turn's
+    /// batch: one that waited for the lock, and the tests' `outcome(for:)`.
     func executeHoldingLock(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
         let outcome = execute(prepared, record: &record)
-        let store = context.services.store
-        do {
-            try store.commitWrite()
-            context.services.hub.release()
-            return outcome
-        } catch {
-            store.abandonWrite()
-            context.services.hub.discard()
+        if let error = commitTurn() {
             return .respond(failure(error, &record))
         }
+        return outcome
     }
 
     /// Tries again soon, and more slowly the longer the lock stays held; the parked

@@ -15,6 +15,9 @@ public final class APIHandler: HTTPHandler {
     private let router: Router
     private var gate: Gate
     private let activity: ActivityRecorder
+    /// The write transaction of this loop turn and the answers waiting for its COMMIT
+    /// (`APIHandler+GroupCommit`).
+    var turn: TurnCommit?
     /// Runs for every request the API handled, after its answer was written (or its stream
     /// or wait ended). The activity log hangs here.
     public var afterResponse: ((RequestRecord) -> Void)?
@@ -34,7 +37,7 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
-        activity = ActivityRecorder(log: services.activity)
+        activity = ActivityRecorder(log: services.activity, loop: loop)
         // Every committed change wakes the parked calls that wait on it.
         services.hub.subscribe { [weak context] change in
             for topic in WakeTopic.topics(for: change) { context?.wakeups.wake(topic) }
@@ -61,12 +64,20 @@ public final class APIHandler: HTTPHandler {
             return
         }
         guard prepared.endpoint.writes else {
-            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
+            // A read after a write of this turn may have seen rows not committed yet: its
+            // answer waits for the turn's COMMIT too.
+            answerAfterCommit(execute(prepared, record: &record), responder: responder, record: record)
             return
         }
         switch takeWriteLock() {
         case .held:
-            deliver(executeHoldingLock(prepared, record: &record), to: .responder(responder), record: record)
+            answerAfterCommit(execute(prepared, record: &record), responder: responder, record: record)
+        case .busy where prepared.readsFirst:
+            // A read that writes only when it finds something to mark (an inbox with items, a
+            // question not seen yet) runs at once: what only reads answers while another
+            // process holds the lock (a parked call ends at the end of its wait), and its own
+            // write, if it needs one, is refused with 503 without waiting.
+            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
         case .busy:
             waitForWriteLock(prepared, record: record, parked: responder.park(timeout: Self.writeLockWait))
         case .unavailable:
@@ -91,6 +102,9 @@ public final class APIHandler: HTTPHandler {
         let endpoint: Endpoint
         let parameters: PathParameters
         let body: JSON?
+
+        /// A GET or HEAD that `writes`: it reads first and writes only what it found.
+        var readsFirst: Bool { request.method == .get || request.method == .head }
     }
 
     /// What to do with `request`, errors already turned into answers; a write lock held
@@ -106,6 +120,7 @@ public final class APIHandler: HTTPHandler {
         guard prepared.endpoint.writes else { return execute(prepared, record: &record) }
         switch takeWriteLock() {
         case .held: return executeHoldingLock(prepared, record: &record)
+        case .busy where prepared.readsFirst: return execute(prepared, record: &record)
         case .busy: return .respond(failure(StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds), &record))
         case .unavailable: return execute(prepared, record: &record)
         }
@@ -171,6 +186,11 @@ public final class APIHandler: HTTPHandler {
         }
         activity.record(record)
         afterResponse?(record)
+    }
+
+    /// Writes the activity entries queued in this loop turn now (tests, which run no loop turn).
+    func flushActivity() {
+        activity.flush()
     }
 
     static func millisText(_ micros: Int64) -> String {

@@ -23,24 +23,72 @@ public final class ActivityLog {
         self.random = random
     }
 
+    /// One entry to add (`appendAll`), before it has an ID.
+    public struct Pending: Sendable {
+        public var keyID: String
+        public var at: Int64
+        public var surface: ActivityEntry.Surface
+        public var action: String
+        public var ok: Bool
+        public var code: String?
+        public var message: String?
+        public var durationMillis: Int64
+        public var client: Key.Client?
+        public var host: String?
+
+        public init(keyID: String, at: Int64, surface: ActivityEntry.Surface, action: String, ok: Bool,
+                    code: String?, message: String?, durationMillis: Int64, client: Key.Client?, host: String?) {
+            self.keyID = keyID
+            self.at = at
+            self.surface = surface
+            self.action = action
+            self.ok = ok
+            self.code = code
+            self.message = message
+            self.durationMillis = durationMillis
+            self.client = client
+            self.host = host
+        }
+    }
+
     /// Adds an entry (its ID made here, from `at`) and removes what is past the newest 200 of
     /// the key, in one transaction.
     @discardableResult
     public func append(keyID: String, at: Int64, surface: ActivityEntry.Surface, action: String, ok: Bool,
                        code: String?, message: String?, durationMillis: Int64, client: Key.Client?,
                        host: String?) throws -> ActivityEntry {
-        let entry = ActivityEntry(
-            id: Identifier.make("act_", millis: at, random: random), keyID: keyID, at: at, surface: surface,
-            action: action, ok: ok, code: ok ? nil : code, message: ok ? nil : message,
-            durationMillis: max(0, durationMillis), client: client, host: host)
-        try store.write { db in
-            try db.statement(SQL.insert).run(
-                .text(entry.id), .text(keyID), .integer(entry.at), .text(surface.rawValue), .text(action),
-                .text(ok ? "ok" : "error"), Self.value(entry.code), Self.value(entry.message),
-                .integer(entry.durationMillis), Self.value(client?.name), Self.value(client?.version), Self.value(host))
-            try db.statement(SQL.trim).run(.text(keyID), .text(keyID), .integer(Int64(Self.keptPerKey)))
+        try appendAll([Pending(keyID: keyID, at: at, surface: surface, action: action, ok: ok, code: code,
+                               message: message, durationMillis: durationMillis, client: client, host: host)])[0]
+    }
+
+    /// Adds the entries in one transaction, then trims each key they name once. The server
+    /// gathers the entries of one loop turn here: a commit (and its WAL frames) per turn
+    /// instead of one per request of a key.
+    @discardableResult
+    public func appendAll(_ pending: [Pending]) throws -> [ActivityEntry] {
+        let entries = pending.map { item in
+            ActivityEntry(
+                id: Identifier.make("act_", millis: item.at, random: random), keyID: item.keyID, at: item.at,
+                surface: item.surface, action: item.action, ok: item.ok, code: item.ok ? nil : item.code,
+                message: item.ok ? nil : item.message, durationMillis: max(0, item.durationMillis),
+                client: item.client, host: item.host)
         }
-        return entry
+        guard !entries.isEmpty else { return [] }
+        try store.write { db in
+            var keys: Set<String> = []
+            for entry in entries {
+                try db.statement(SQL.insert).run(
+                    .text(entry.id), .text(entry.keyID), .integer(entry.at), .text(entry.surface.rawValue),
+                    .text(entry.action), .text(entry.ok ? "ok" : "error"), Self.value(entry.code),
+                    Self.value(entry.message), .integer(entry.durationMillis), Self.value(entry.client?.name),
+                    Self.value(entry.client?.version), Self.value(entry.host))
+                keys.insert(entry.keyID)
+            }
+            for keyID in keys {
+                try db.statement(SQL.trim).run(.text(keyID), .text(keyID), .integer(Int64(Self.keptPerKey)))
+            }
+        }
+        return entries
     }
 
     /// One page of the log of a live key of the account, newest first (entries of one

@@ -53,6 +53,11 @@ public final class Inbox {
     /// become read now. A task named by an item counts as seen by the agent from now on
     /// (`inbox.md#task-field`), also without `markRead`.
     public func read(_ use: KeyUse, limit: Int, markRead: Bool) throws -> (items: [InboxItem], unread: Int) {
+        // Nothing unread (the common case of an agent that polls or parks): answered from a
+        // read transaction. A write would wait for the write lock, which another process may
+        // hold, and a parked call must still answer at the end of its wait; the pruning of old
+        // items waits for the next read that has items, or the next item.
+        if try unread(keyID: use.keyID) == 0 { return ([], 0) }
         let now = clock.wallMillis
         var changes: [Change] = []
         let result = try store.write { db in

@@ -63,6 +63,7 @@ final class APIHarness {
         record.status = response.status
         // As `handle` does once the answer is out: the activity entry and the hook.
         handler.finish(record)
+        handler.flushActivity()
         return Answer(response: response, record: record)
     }
 

@@ -49,6 +49,28 @@ import Testing
         #expect(fine.id.hasPrefix("act_") && Identifier.isWellFormed(Substring(fine.id), prefix: "act_"))
     }
 
+    /// The entries of one loop turn, in one transaction: each kept with its own fields, and
+    /// each key trimmed once to its newest 200 (a batch larger than that keeps its newest).
+    @Test func aBatchOfSeveralKeysIsWrittenTogetherAndTrimmedPerKey() throws {
+        let now = test.clock.wallMillis
+        for n in 0..<198 { try append(0, at: now - 1000 + Int64(n)) }
+        var batch: [ActivityLog.Pending] = []
+        for n in 0..<10 {
+            batch.append(ActivityLog.Pending(keyID: keyIDs[n % 2], at: now + Int64(n), surface: .rest, action: "GET /v1/tasks",
+                                             ok: n != 3, code: "not_found", message: "Task not found.", durationMillis: Int64(n),
+                                             client: nil, host: nil))
+        }
+        let written = try log.appendAll(batch)
+        #expect(written.count == 10 && Set(written.map(\.id)).count == 10)
+        #expect(written[3].code == "not_found" && written[2].code == nil)
+        let first = try all(0)
+        #expect(first.count == ActivityLog.keptPerKey)
+        #expect(Array(first.prefix(5)) == written.enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reversed())
+        #expect(first.last?.at == now - 1000 + 3)  // 198 + 5 entries: the 3 oldest went
+        #expect(try all(1) == written.enumerated().filter { $0.offset % 2 == 1 }.map(\.element).reversed())
+        #expect(try log.appendAll([]).isEmpty)
+    }
+
     /// The Entry object of `rest-api.md#entry`, an MCP one with its client.
     @Test func anEntryWritesTheContractsObject() throws {
         let entry = ActivityEntry(id: "act_01jb2q7m3kabcdefghjkmnpqrs", keyID: keyIDs[0], at: 1_760_112_300_900, surface: .mcp,
