@@ -272,7 +272,7 @@ final class LogLines: Sendable {
         let directory = TemporaryDirectory()
         let key = try makeP256Key(in: directory)
         // A port nothing listens on (bound, then released).
-        let port = unusedPort()
+        let port = freeLoopbackPort()
         var configuration = APNsConfiguration(
             teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: key.pem,
             productionURL: "https://127.0.0.1:\(port)", sandboxURL: "https://127.0.0.1:\(port)")
@@ -358,18 +358,3 @@ extension String {
     }
 }
 
-func unusedPort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            _ = bind(fd, $0, length)
-            _ = getsockname(fd, $0, &length)
-        }
-    }
-    return UInt16(bigEndian: address.sin_port)
-}

@@ -11,7 +11,7 @@ import TLS
     @Test func ourClientTalksToOpenSSLServer() throws {
         let fixture = TLSFixture()
         let (certificate, key) = try fixture.selfSigned("server")
-        let port = freePort()
+        let port = freeLoopbackPort()
         let server = try ChildProcess(
             ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-alpn", "h2", "-www", "-naccept", "1"],
             stdout: fixture.directory.file("s_server.out"), stderr: fixture.directory.file("s_server.err"))
@@ -34,20 +34,9 @@ import TLS
         let fixture = TLSFixture()
         let (certificate, key) = try fixture.selfSigned("server")
         let context = try TLSServerContext(certificateChainFile: certificate, privateKeyFile: key, alpn: ["h2", "http/1.1"])
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = bindLoopbackTCP()
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = bind(listener, $0, length)
-                _ = getsockname(listener, $0, &length)
-            }
-        }
         listen(listener, 1)
-        let port = UInt16(bigEndian: address.sin_port)
         TemporaryDirectory.write(Array("hello from s_client\n".utf8), to: fixture.directory.file("input"))
         let client = try ChildProcess(
             ["openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-servername", "localhost", "-alpn", "h2",

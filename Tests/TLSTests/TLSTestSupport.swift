@@ -119,22 +119,6 @@ func writeAll(_ session: TLSSession, fd: Int32, _ bytes: [UInt8]) -> TLSIO? {
     return nil
 }
 
-/// A free loopback TCP port (bound, read and released).
-func freePort() -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            _ = bind(fd, $0, length)
-            _ = getsockname(fd, $0, &length)
-        }
-    }
-    return UInt16(bigEndian: address.sin_port)
-}
 
 /// A blocking connect to 127.0.0.1:`port`, retried while the server starts; the socket is
 /// then made non-blocking. -1 when nothing listens after 5 seconds.
