@@ -214,3 +214,34 @@ def test_https_on_a_socket_from_systemd(start_server, pki):
             return None
     assert wait_until(health, timeout=20, interval=0.1, message="HTTPS on the activated socket")[0] == 200
     assert server.stop() == 0
+
+
+def curl_json(pki, *args):
+    done = subprocess.run(["curl", "-sS", "-i", "--cacert", str(pki / "ca.pem"), *args],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    # text mode turns each CRLF into a newline
+    head, _, body = done.stdout.partition("\n\n")
+    return head, body
+
+
+def test_the_web_console_on_https_without_public_url_uses_the_https_origin_and_a_host_cookie(https_server, pki):
+    base = f"https://localhost:{https_server.port}"
+    head, body = curl_json(pki, "-X", "POST", f"{base}/v1/accounts")
+    assert head.startswith("HTTP/1.1 201"), head
+    token = json.loads(body)["token"]
+    # The page's own origin is https: the sign-in is accepted, and the cookie is a __Host- one.
+    head, body = curl_json(pki, "-X", "POST", f"{base}/web/session", "-H", f"Origin: {base}",
+                           "-H", "Content-Type: application/json", "--data", json.dumps({"account_token": token}))
+    assert head.startswith("HTTP/1.1 201"), head
+    cookies = [line for line in head.split("\n") if line.lower().startswith("set-cookie:")]
+    assert len(cookies) == 1
+    assert cookies[0].split(":", 1)[1].strip().startswith("__Host-relaydeck_session=")
+    assert "; Secure" in cookies[0] and "; HttpOnly" in cookies[0]
+    # The cookie works on the account routes over HTTPS, and a change needs the https origin.
+    cookie = cookies[0].split(":", 1)[1].strip().split(";")[0]
+    head, body = curl_json(pki, f"{base}/v1/keys", "-H", f"Cookie: {cookie}")
+    assert head.startswith("HTTP/1.1 200"), head
+    head, _ = curl_json(pki, "-X", "POST", f"{base}/v1/keys", "-H", f"Cookie: {cookie}", "-H", "Origin: https://elsewhere.example",
+                        "-H", "Content-Type: application/json", "--data", json.dumps({"label": "x"}))
+    assert head.startswith("HTTP/1.1 403"), head

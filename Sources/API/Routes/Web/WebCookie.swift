@@ -41,13 +41,19 @@ enum WebCookie {
         ("Set-Cookie", "\(name(secure: secure))=; Path=/; Max-Age=0; HttpOnly\(secure ? "; Secure" : ""); SameSite=Strict")
     }
 
+    /// Whether the cookie is the `__Host-`, `Secure` one: when the server's origin is HTTPS,
+    /// that is `PUBLIC_URL`'s scheme, else whether the server itself speaks HTTPS.
+    static func secure(_ configuration: APIConfiguration) -> Bool {
+        guard let publicOrigin = configuration.publicOrigin else { return configuration.servesHTTPS }
+        return publicOrigin.lowercased().hasPrefix("https://")
+    }
+
     /// The live session of the request's cookie. A request that changes something must carry
     /// the server's own `Origin` (`403` otherwise, checked before the session is looked up);
     /// nil when no cookie is sent; `401` when the cookie names no live session.
     static func session(of request: HTTPRequest, context: APIContext) throws -> WebSession? {
         let publicOrigin = context.configuration.publicOrigin
-        let secure = publicOrigin?.lowercased().hasPrefix("https://") ?? false
-        guard let secret = secret(in: request.head, secure: secure) else { return nil }
+        guard let secret = secret(in: request.head, secure: secure(context.configuration)) else { return nil }
         if request.method != .get && request.method != .head {
             try WebOrigin.requireOwn(request.head, publicOrigin: publicOrigin)
         }

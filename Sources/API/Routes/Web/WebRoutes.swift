@@ -63,7 +63,7 @@ final class WebRoutes: RouteGroup {
         return session
     }
 
-    var secureCookie: Bool { context.configuration.publicOrigin?.lowercased().hasPrefix("https://") ?? false }
+    var secureCookie: Bool { WebCookie.secure(context.configuration) }
 
     func origin(_ call: Call) throws(APIError) -> WebOrigin {
         guard let origin = WebOrigin(call.request.head, publicOrigin: context.configuration.publicOrigin, servesHTTPS: context.configuration.servesHTTPS) else {
