@@ -34,6 +34,22 @@ import Testing
             """)
     }
 
+    @Test func aStartWithATitleFewInCharactersButLargeInBytesIsShortenedToFitAPNsLimit() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
+        // 200 characters, the rule's most, of 25 bytes each; the start carries the title twice.
+        let family = "👨‍👩‍👧‍👦"
+        _ = try push.task(agent, String(repeating: family, count: 200), status: .inProgress)
+        push.settle()
+        let request = try #require(push.sender.requests.first)
+        #expect(request.payload.count <= 4096)
+        let json = try JSONParser.parse(request.payload)
+        let title = try #require(json["aps"]?["content-state"]?["title"]?.stringValue)
+        #expect(title.hasSuffix("…") && title.count > 1 && title.dropLast().allSatisfy { $0 == Character(family) })
+        #expect(json["aps"]?["alert"]?["body"]?.stringValue == title)
+    }
+
     @Test func noStartForADeviceThatHasTheActivityOrWhenTheAccountTurnedThemOff() throws {
         let push = try PushHarness()
         let agent = try push.agent()

@@ -122,6 +122,29 @@ import Testing
             """)
     }
 
+    @Test func aMessageFewInCharactersButLargeInBytesIsShortenedToFitAPNsLimit() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        // 100 and 1,000 characters, the rules' most, each a family emoji of 25 bytes.
+        let family = "👨‍👩‍👧‍👦"
+        let title = String(repeating: family, count: 100)
+        let body = String(repeating: family, count: 1_000)
+        _ = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+                                        title: title, body: body, taskID: nil)
+        push.settle()
+        let request = try #require(push.sender.requests.first)
+        #expect(request.payload.count <= 4096)
+        let json = try JSONParser.parse(request.payload)
+        let alert = json["aps"]?["alert"]
+        let sentBody = try #require(alert?["body"]?.stringValue)
+        let sentTitle = try #require(alert?["subtitle"]?.stringValue)
+        // The body gave way first, by whole characters with an ellipsis; the title was kept.
+        #expect(sentTitle == title)
+        #expect(sentBody.hasSuffix("…") && sentBody.dropLast().allSatisfy { $0 == Character(family) })
+        #expect(sentBody.count > 1)
+    }
+
     @Test func aWatchGetsNothingWithoutAWatchBundleIDButStillCounts() throws {
         let push = try PushHarness(settings: PushSettings(bundleID: "com.example.deck"))
         let agent = try push.agent()

@@ -3,10 +3,19 @@ import JSON
 /// The payloads of `push.md`, written with the JSON writer, keys in the contract's order.
 enum PushPayloads {
     /// `push.md#visible`, `#message-notifications`, `#new-question`: the `aps` of a visible
-    /// notification, whose members follow in `extra`.
+    /// notification, whose members follow in `extra`; its texts shortened to fit APNs' 4 KB.
     static func alert(title: String, subtitle: String, body: String, threadID: String, category: String,
                       timeSensitive: Bool, mutableContent: Bool = false,
                       _ extra: (inout JSONWriter) -> Void) -> [UInt8] {
+        PayloadFit.fit([body, subtitle, title]) { texts in
+            alertPayload(title: texts[2], subtitle: texts[1], body: texts[0], threadID: threadID, category: category,
+                         timeSensitive: timeSensitive, mutableContent: mutableContent, extra)
+        }
+    }
+
+    private static func alertPayload(title: String, subtitle: String, body: String, threadID: String, category: String,
+                                     timeSensitive: Bool, mutableContent: Bool,
+                                     _ extra: (inout JSONWriter) -> Void) -> [UInt8] {
         var writer = JSONWriter(capacity: 384)
         writer.beginObject()
         writer.key("aps")
@@ -68,7 +77,18 @@ enum PushPayloads {
     }
 
     /// `push.md#live-activity`: `start`, `update` or `end` with the content state at `nowMillis`.
+    /// Its texts (the question's prompt, the note, the title) are shortened to fit APNs' 4 KB.
     static func liveActivity(_ event: LiveActivityEvent, _ state: LiveActivityState, nowMillis: Int64) -> [UInt8] {
+        PayloadFit.fit([state.question?.prompt ?? "", state.task.statusNote ?? "", state.task.title]) { texts in
+            var shown = state
+            if state.question != nil { shown.promptShown = texts[0] }
+            if state.task.statusNote != nil { shown.task.statusNote = texts[1] }
+            shown.task.title = texts[2]
+            return liveActivityPayload(event, shown, nowMillis: nowMillis)
+        }
+    }
+
+    private static func liveActivityPayload(_ event: LiveActivityEvent, _ state: LiveActivityState, nowMillis: Int64) -> [UInt8] {
         let now = nowMillis / 1000
         var writer = JSONWriter(capacity: 512)
         writer.beginObject()
@@ -121,10 +141,12 @@ enum LiveActivityEvent: String {
 /// What a Live Activity shows of a task (`push.md#live-activity`): the content state, and the
 /// key's label for the attributes.
 struct LiveActivityState {
-    let task: WorkTask
+    var task: WorkTask
     let keyLabel: String
     /// The oldest pending question of the task.
     let question: Question?
+    /// The question's prompt as the payload shows it, when it had to be shortened.
+    var promptShown: String? = nil
 
     /// `stale-date`: 30 minutes after the push; `dismissal-date`: 15 minutes after `end`.
     static let staleAfterSeconds: Int64 = 30 * 60
@@ -156,7 +178,7 @@ struct LiveActivityState {
             writer.key("id")
             writer.string(question.id)
             writer.key("prompt")
-            writer.string(question.prompt)
+            writer.string(promptShown ?? question.prompt)
             writer.key("kind")
             writer.string(question.kind.rawValue)
             writer.key("options")
