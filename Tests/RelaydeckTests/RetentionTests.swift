@@ -47,6 +47,30 @@ import Testing
         #expect((counts.todo, counts.done, counts.cancelled) == (1, 1, 0))
     }
 
+    @Test func webSessionsUnusedForThirtyDaysAndExpiredLoginLinksGo() throws {
+        let t = now()
+        try test.store.write { db in
+            for (id, used) in [("wss_idle", t - WebSignIn.sessionIdleMillis), ("wss_live", t - WebSignIn.sessionIdleMillis + 1)] {
+                try db.statement("""
+                    INSERT INTO web_sessions (id, secret_hash, account_id, created_at, last_used_at) VALUES (?, ?, ?, 0, ?)
+                    """).run(.text(id), .blob(Array(id.utf8)), .text(account.id), .integer(used))
+            }
+            for (hash, expires) in [("expired", t), ("valid", t + 1)] {
+                try db.statement("INSERT INTO web_login_links (token_hash, account_id, expires_at) VALUES (?, ?, ?)")
+                    .run(.blob(Array(hash.utf8)), .text(account.id), .integer(expires))
+            }
+        }
+        let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
+        #expect(try retention.step())
+        #expect(try retention.step() == false)
+        let left = try test.store.read { db in
+            (try db.rows("SELECT id FROM web_sessions", []) { try $0.text("id") },
+             try db.rows("SELECT expires_at FROM web_login_links", []) { try $0.int64("expires_at") })
+        }
+        #expect(left.0 == ["wss_live"])
+        #expect(left.1 == [t + 1])
+    }
+
     @Test func inboxQuestionsActivityAndMovesGoAfterTheirTimes() throws {
         let t = now()
         try test.store.write { db in

@@ -4,8 +4,9 @@ import SQLite
 /// Deletes what the contract keeps only for a while (`overview.md#retention`), in small
 /// batches so that no request waits behind it: closed tasks 90 days after their last
 /// update (with `task.deleted`), questions 90 days after they closed, inbox items 7 days
-/// unread or 24 hours after they were read, activity entries after 7 days, and the list
-/// cursors' notes of moved tasks after 24 hours.
+/// unread or 24 hours after they were read, activity entries after 7 days, the list
+/// cursors' notes of moved tasks after 24 hours, and the web console's sessions 30 days
+/// unused and its login links once expired (already refused then; here their rows go).
 public final class Retention {
     public static let day: Int64 = 86_400_000
     public static let closedTasks = 90 * day
@@ -45,6 +46,8 @@ public final class Retention {
             deleted += try db.statement(SQL.deleteRead).run(.integer(now - Self.readItems), limit)
             deleted += try db.statement(SQL.deleteActivity).run(.integer(now - Self.activity), limit)
             deleted += try db.statement(SQL.deleteMoves).run(.integer(now - Self.taskMoves), limit)
+            deleted += try db.statement(SQL.deleteIdleSessions).run(.integer(now - WebSignIn.sessionIdleMillis), limit)
+            deleted += try db.statement(SQL.deleteExpiredLinks).run(.integer(now), limit)
             return (deleted > 0, changes)
         }
         hub.publish(changes)
@@ -85,7 +88,13 @@ public final class Retention {
         static let deleteMoves = """
             DELETE FROM task_moves WHERE (task_id, seq) IN (SELECT task_id, seq FROM task_moves WHERE at < ?1 LIMIT ?2)
             """
+        static let deleteIdleSessions = """
+            DELETE FROM web_sessions WHERE rowid IN (SELECT rowid FROM web_sessions WHERE last_used_at <= ?1 LIMIT ?2)
+            """
+        static let deleteExpiredLinks = """
+            DELETE FROM web_login_links WHERE rowid IN (SELECT rowid FROM web_login_links WHERE expires_at <= ?1 LIMIT ?2)
+            """
         static let all = [expiredTasks, deleteQuestions,
-                          deleteUnread, deleteRead, deleteActivity, deleteMoves]
+                          deleteUnread, deleteRead, deleteActivity, deleteMoves, deleteIdleSessions, deleteExpiredLinks]
     }
 }
