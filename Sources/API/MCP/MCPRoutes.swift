@@ -11,19 +11,22 @@ final class MCPRoutes: RouteGroup {
     let context: APIContext
     let tools: MCPTools
     let server: MCPServerInfo
-    let origin: MCPOrigin
+    /// `PUBLIC_URL`, the own origin the `Origin` check takes (`OwnOrigin`).
+    let publicOrigin: String?
 
     init(_ context: APIContext) {
         self.context = context
         tools = MCPTools(context)
         server = MCPServerInfo(version: context.configuration.serverVersion)
-        origin = MCPOrigin(publicOrigin: context.configuration.publicOrigin)
+        publicOrigin = context.configuration.publicOrigin
     }
 
     var routes: [Route] {
         var post = Endpoint(.post, .apiKey { [self] call, use in serve(&call, use) })
         post.keyInQuery = true
-        post.screen = { [origin] request throws(APIError) in try origin.check(request.head) }
+        post.screen = { [publicOrigin] request throws(APIError) in
+            try OwnOrigin.checkIfPresent(request.head, publicOrigin: publicOrigin)
+        }
         return [Route("/mcp", surface: .mcp, [post])]
     }
 

@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test func aChangeNeedsExactlyOneOwnOriginAndSignInAcceptsNone() throws {
-        #expect(throws: Never.self) { try WebOrigin.requireOwn(try head([("Host", "h:1"), ("Origin", "http://h:1")]), publicOrigin: nil) }
-        #expect(throws: (any Error).self) { try WebOrigin.requireOwn(try head([("Host", "h:1")]), publicOrigin: nil) }
+        #expect(throws: Never.self) { try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1")]), publicOrigin: nil) }
+        #expect(throws: (any Error).self) { try OwnOrigin.require(try head([("Host", "h:1")]), publicOrigin: nil) }
         #expect(throws: (any Error).self) {
-            try WebOrigin.requireOwn(try head([("Host", "h:1"), ("Origin", "http://h:1"), ("Origin", "http://h:1")]), publicOrigin: nil)
+            try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1"), ("Origin", "http://h:1")]), publicOrigin: nil)
         }
-        #expect(throws: (any Error).self) { try WebOrigin.requireOwn(try head([("Host", "h:1"), ("Origin", "http://h:1")]), publicOrigin: "https://h") }
-        #expect(throws: Never.self) { try WebOrigin.allowAbsent(try head([("Host", "h:1")]), publicOrigin: nil) }
-        #expect(throws: (any Error).self) { try WebOrigin.allowAbsent(try head([("Host", "h:1"), ("Origin", "http://e")]), publicOrigin: nil) }
+        #expect(throws: (any Error).self) { try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1")]), publicOrigin: "https://h") }
+        #expect(throws: Never.self) { try OwnOrigin.checkIfPresent(try head([("Host", "h:1")]), publicOrigin: nil) }
+        #expect(throws: (any Error).self) { try OwnOrigin.checkIfPresent(try head([("Host", "h:1"), ("Origin", "http://e")]), publicOrigin: nil) }
     }
 
     @Test func ifNoneMatchTakesAListWeakTagsAndTheStar() {

@@ -55,7 +55,7 @@ enum WebCookie {
         let publicOrigin = context.configuration.publicOrigin
         guard let secret = secret(in: request.head, secure: secure(context.configuration)) else { return nil }
         if request.method != .get && request.method != .head {
-            try WebOrigin.requireOwn(request.head, publicOrigin: publicOrigin)
+            try OwnOrigin.require(request.head, publicOrigin: publicOrigin)
         }
         guard let session = try context.services.webSignIn.session(secret: secret) else { throw APIError.unauthorized }
         return session
