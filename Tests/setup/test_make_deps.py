@@ -9,6 +9,7 @@ from standins import makefile_list, plain_line
 APT_PACKAGES = makefile_list("APT_PACKAGES")
 BENCH_APT_PACKAGES = makefile_list("BENCH_APT_PACKAGES")
 BROWSER_APT_PACKAGES = makefile_list("BROWSER_APT_PACKAGES")
+PACKAGE_APT_PACKAGES = makefile_list("PACKAGE_APT_PACKAGES")
 
 
 def test_the_makefile_names_the_packages_the_build_and_tests_need():
@@ -82,3 +83,12 @@ def test_make_deps_alone_never_installs_chromium(machine):
     done = machine.make("deps")
     assert done.returncode == 0, done
     assert machine.calls("apt-get") == []
+
+
+def test_make_package_deps_installs_lintian_and_debootstrap_when_they_are_missing(machine):
+    # `make package-test` (run by .ci/run) checks the .deb with lintian in a debootstrap root.
+    assert PACKAGE_APT_PACKAGES == ["lintian", "debootstrap"]
+    machine.installed(*APT_PACKAGES).missing("lintian").missing("debootstrap").healthy_venv()
+    done = machine.make("package-deps")
+    assert done.returncode == 0, done
+    assert machine.apt_calls() == ["update", "install lintian debootstrap"]
