@@ -68,7 +68,9 @@ import Testing
     }
 }
 
-@Suite struct ProcessEnvironmentTests {
+/// One at a time: `setenv` may move the process's `environ` array while the other test walks
+/// it (seen as a crash in `strlen` when both ran at once).
+@Suite(.serialized) struct ProcessEnvironmentTests {
     @Test func readsVariablesSplitAtTheFirstEqualsSign() {
         setenv("RELAYDECK_CONFIG_TEST", "a=b=c", 1)
         defer { unsetenv("RELAYDECK_CONFIG_TEST") }
