@@ -14,10 +14,14 @@ extension Database {
         try check(sqlite3_busy_timeout(connection, options.busyTimeoutMillis))
 
         let cacheKiB = max(0, options.cacheSizeKiB)
+        // temp_store: the statement journals of savepoints (each write request is one inside
+        // the loop turn's transaction) stay in memory instead of a temporary file written
+        // through system calls; they hold only the pages one statement changed.
         let pragmas = """
             PRAGMA synchronous = \(options.synchronous.rawValue);
             PRAGMA foreign_keys = ON;
             PRAGMA cache_size = -\(cacheKiB);
+            PRAGMA temp_store = MEMORY;
             """
         try check(sqlite3_exec(connection, pragmas, nil, nil, nil), pragmas)
 

@@ -68,7 +68,7 @@ enum TaskSQL {
     /// `seen_at` is set once, and moves no task in the order (`inbox.md#task-field`).
     static let markSeen = "UPDATE tasks SET seen_at = ? WHERE id = ? AND seen_at IS NULL"
 
-    static let nextSeq = "UPDATE changes SET seq = seq + 1 WHERE id = 1 RETURNING seq"
+    static let bumpSeq = "UPDATE changes SET seq = seq + 1 WHERE id = 1"
     static let currentSeq = "SELECT seq FROM changes WHERE id = 1"
 
     static let counts = """
