@@ -22,6 +22,8 @@ final class APIContext {
     var notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000)
     /// The event streams of each web session, ended with their session.
     let sessionStreams = SessionStreams()
+    /// The activity entries of finished requests, written in batches.
+    let activity: ActivityRecorder
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 
@@ -30,6 +32,7 @@ final class APIContext {
         self.configuration = configuration
         self.loop = loop
         wakeups = Wakeups(loop: loop)
+        activity = ActivityRecorder(log: services.activity, loop: loop)
         attestVerifier = configuration.appAttest?.makeVerifier()
     }
 

@@ -14,7 +14,6 @@ public final class APIHandler: HTTPHandler {
     let context: APIContext
     private let router: Router
     private var gate: Gate
-    private let activity: ActivityRecorder
     /// The write transaction of this loop turn and the answers waiting for its COMMIT
     /// (`APIHandler+GroupCommit`).
     var turn: TurnCommit?
@@ -37,7 +36,6 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
-        activity = ActivityRecorder(log: services.activity, loop: loop)
         // Every committed change wakes the parked calls that wait on it.
         services.hub.subscribe { [weak context] change in
             for topic in WakeTopic.topics(for: change) { context?.wakeups.wake(topic) }
@@ -184,13 +182,14 @@ public final class APIHandler: HTTPHandler {
                 "duration_ms": Self.millisText(record.duration.nanoseconds / 1000),
             ])
         }
-        activity.record(record)
+        context.activity.record(record)
         afterResponse?(record)
     }
 
-    /// Writes the activity entries queued in this loop turn now (tests, which run no loop turn).
-    func flushActivity() {
-        activity.flush()
+    /// Writes the activity entries that wait for their batch now: at the stop, and in tests,
+    /// which run no loop turn.
+    public func flushActivity() {
+        context.activity.flush()
     }
 
     static func millisText(_ micros: Int64) -> String {

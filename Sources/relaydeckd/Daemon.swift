@@ -196,6 +196,7 @@ final class Daemon {
         server.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) { [unowned self] in
             // Pushes not answered yet stay in the outbox for the next start.
             self.pushes?.stop()
+            self.api.flushActivity()
             self.store.close()
             self.loop.stop()
         }

@@ -6,37 +6,59 @@ import Relaydeck
 /// record, after the answer went out: the one place that decides which requests have an
 /// entry, so no route writes one itself.
 ///
-/// The entries of one loop turn are written together, in one transaction, once the turn's
-/// events are handled (`EventLoop.runSoon`): a key's requests cost one commit per turn
-/// instead of one each (each commit writes its pages to the WAL again; this was most of the
-/// time of a `GET` with an API key). The contract allows the delay: "an entry can be absent
-/// for a moment after its request" (`rest-api.md#what-has-an-entry`).
+/// Entries are written together, in one transaction: at most `flushDelay` after the first
+/// one waiting, at once when `flushCount` wait, before the log is read (`ActivityRoutes`)
+/// and at the stop. A key's requests then cost one commit per batch instead of one each
+/// (each commit writes its pages to the WAL again; this was most of the time of a `GET` with
+/// an API key), and under load a batch holds hundreds of entries, not the few of one loop
+/// turn. The contract allows the delay: "an entry can be absent for a moment after its
+/// request" (`rest-api.md#what-has-an-entry`). A crash loses the entries of the last
+/// `flushDelay`, never an answer: they are written after their answers in any case.
 final class ActivityRecorder {
     let log: ActivityLog
     private let loop: EventLoop
     private var pending: [ActivityLog.Pending] = []
+    private var timer: LoopTimer?
+    private var flushQueued = false
+
+    /// How long an entry may wait for its batch.
+    static let flushDelay = TimeSpan.milliseconds(20)
+    /// A batch this large is written when the loop turn ends, without waiting for the timer.
+    static let flushCount = 512
 
     init(log: ActivityLog, loop: EventLoop) {
         self.log = log
         self.loop = loop
     }
 
-    /// Queues the entry of `record` if it has one; `flush` writes it before the loop sleeps.
+    /// Queues the entry of `record` if it has one.
     func record(_ record: RequestRecord) {
         guard let keyID = Self.keyID(of: record), let action = record.action else { return }
-        if pending.isEmpty {
-            loop.runSoon { [weak self] in self?.flush() }
+        if timer == nil {
+            timer = loop.schedule(after: Self.flushDelay) { [weak self] in
+                self?.timer = nil
+                self?.flush()
+            }
         }
         pending.append(ActivityLog.Pending(
             keyID: keyID, at: record.receivedAtWallMillis, surface: record.surface, action: action,
             ok: (200...299).contains(record.status) && record.code == nil, code: record.code,
             message: record.message.map(Self.bounded), durationMillis: Self.millis(record.duration),
             client: record.client, host: record.host))
+        if pending.count >= Self.flushCount && !flushQueued {
+            flushQueued = true
+            loop.runSoon { [weak self] in self?.flush() }
+        }
     }
 
     /// Writes the queued entries. A store that cannot take them now loses them, never an
     /// answer, which is already out; the warning names no value.
     func flush() {
+        flushQueued = false
+        if let timer {
+            loop.cancel(timer)
+            self.timer = nil
+        }
         guard !pending.isEmpty else { return }
         let batch = pending
         pending.removeAll(keepingCapacity: true)

@@ -85,7 +85,7 @@ public final class ActivityLog {
                 keys.insert(entry.keyID)
             }
             for keyID in keys {
-                try db.statement(SQL.trim).run(.text(keyID), .text(keyID), .integer(Int64(Self.keptPerKey)))
+                try db.statement(SQL.trim).run(.text(keyID), .integer(Int64(Self.keptPerKey)))
             }
         }
         return entries
@@ -122,9 +122,11 @@ public final class ActivityLog {
             id, key_id, at, surface, action, status, code, message, duration_ms, client_name, client_version, host
             """
         static let insert = "INSERT INTO activity (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        /// ?1 key, ?2 how many to keep: everything of the key older than its ?2-th newest entry,
+        /// one range of the table's key (nothing when the key has fewer).
         static let trim = """
-            DELETE FROM activity WHERE key_id = ? AND rowid IN \
-            (SELECT rowid FROM activity WHERE key_id = ? ORDER BY at DESC, id DESC LIMIT -1 OFFSET ?)
+            DELETE FROM activity WHERE key_id = ?1 AND (at, id) < \
+            (SELECT at, id FROM activity WHERE key_id = ?1 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?2 - 1)
             """
         static let firstPage = """
             SELECT \(columns) FROM activity WHERE key_id = ? AND at >= ? ORDER BY at DESC, id DESC LIMIT ?

@@ -51,7 +51,12 @@ public final class Purger {
             JOIN tasks t ON t.key_id = k.id JOIN live_activities l ON l.task_id = t.id WHERE k.deleted_at IS NOT NULL LIMIT ?1)
             """,
             ownedByDeletedKeys("tasks"), ownedByDeletedKeys("questions"), ownedByDeletedKeys("inbox_items"),
-            ownedByDeletedKeys("activity"),
+            // The log has no rowid (it is keyed by key and time); the deleted keys come first so
+            // each one's entries are one range.
+            """
+            DELETE FROM activity WHERE (key_id, at, id) IN (SELECT t.key_id, t.at, t.id FROM keys k \
+            CROSS JOIN activity t ON t.key_id = k.id WHERE k.deleted_at IS NOT NULL LIMIT ?1)
+            """,
             """
             DELETE FROM live_activities WHERE (task_id, device_id) IN (SELECT l.task_id, l.device_id \
             FROM live_activities l JOIN accounts a ON a.id = l.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)

@@ -254,5 +254,119 @@ public enum Schema {
             ) STRICT, WITHOUT ROWID;
             CREATE INDEX push_windows_due ON push_windows(due_at) WHERE due_at IS NOT NULL;
             """),
+        // The activity log in one B-tree ordered the way it is read and trimmed: by key, then
+        // time. Before, an entry went into four (the table, the unique index of `id`,
+        // `activity_by_key` and `activity_by_age`), and the newest-200 trim took four deletes
+        // per entry; an API key's request wrote all eight. The 7-day expiry now walks each
+        // key's entries from the oldest (`Retention`), so `activity_by_age` is not needed.
+        Migration(version: 6, name: "activity keyed by key and time", sql: """
+            CREATE TABLE activity_by_key_and_time (
+                key_id TEXT NOT NULL,
+                at INTEGER NOT NULL,
+                id TEXT NOT NULL,
+                surface TEXT NOT NULL CHECK (surface IN ('mcp', 'rest')),
+                action TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+                code TEXT,
+                message TEXT,
+                duration_ms INTEGER NOT NULL,
+                client_name TEXT,
+                client_version TEXT,
+                host TEXT,
+                PRIMARY KEY (key_id, at, id)
+            ) STRICT, WITHOUT ROWID;
+            INSERT INTO activity_by_key_and_time
+                (key_id, at, id, surface, action, status, code, message, duration_ms, client_name, client_version, host)
+                SELECT key_id, at, id, surface, action, status, code, message, duration_ms, client_name, client_version, host
+                FROM activity;
+            DROP TABLE activity;
+            ALTER TABLE activity_by_key_and_time RENAME TO activity;
+            """),
+        // The same tables with each CHECK of a list of more than two values written as
+        // comparisons. SQLite checks `x IN ('a', 'b', 'c')` against a temporary table it builds
+        // (and frees) for each execution of the statement: two per task insert, a tenth of a
+        // task write's time. The rules are the same.
+        Migration(version: 7, name: "checks without temporary tables", sql: """
+            CREATE TABLE tasks_rebuilt (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                title TEXT NOT NULL,
+                description TEXT NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status = 'todo' OR status = 'in_progress' OR status = 'done' OR status = 'cancelled'),
+                priority TEXT NOT NULL
+                    CHECK (priority = 'low' OR priority = 'medium' OR priority = 'high' OR priority = 'urgent'),
+                notify INTEGER NOT NULL CHECK (notify IN (0, 1)),
+                progress INTEGER CHECK (progress BETWEEN 0 AND 100),
+                status_note TEXT,
+                source TEXT NOT NULL CHECK (source IN ('agent', 'app')),
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                completed_at INTEGER,
+                seen_at INTEGER,
+                host TEXT,
+                created_seq INTEGER NOT NULL,
+                changed_seq INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO tasks_rebuilt (id, account_id, key_id, title, description, status, priority, notify, progress, status_note, source, created_at, updated_at, completed_at, seen_at, host, created_seq, changed_seq)
+                SELECT id, account_id, key_id, title, description, status, priority, notify, progress, status_note, source, created_at, updated_at, completed_at, seen_at, host, created_seq, changed_seq FROM tasks;
+            DROP TABLE tasks;
+            ALTER TABLE tasks_rebuilt RENAME TO tasks;
+            CREATE INDEX tasks_by_key ON tasks(key_id, updated_at DESC, id DESC);
+            CREATE INDEX tasks_by_account ON tasks(account_id, updated_at DESC, id DESC);
+            CREATE INDEX tasks_closed ON tasks(key_id, status, updated_at) WHERE status IN ('done', 'cancelled');
+            CREATE INDEX tasks_changed ON tasks(account_id, changed_seq);
+            CREATE INDEX tasks_expiring ON tasks(updated_at) WHERE status IN ('done', 'cancelled');
+
+            CREATE TABLE questions_rebuilt (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                task_id TEXT,
+                prompt TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind = 'confirm' OR kind = 'choice' OR kind = 'text'),
+                options TEXT NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status = 'pending' OR status = 'answered' OR status = 'expired' OR status = 'cancelled'),
+                answer TEXT,
+                created_at INTEGER NOT NULL,
+                answered_at INTEGER,
+                expires_at INTEGER NOT NULL,
+                closed_at INTEGER
+            ) STRICT;
+            INSERT INTO questions_rebuilt (id, account_id, key_id, task_id, prompt, kind, options, status, answer, created_at, answered_at, expires_at, closed_at)
+                SELECT id, account_id, key_id, task_id, prompt, kind, options, status, answer, created_at, answered_at, expires_at, closed_at FROM questions;
+            DROP TABLE questions;
+            ALTER TABLE questions_rebuilt RENAME TO questions;
+            CREATE INDEX questions_by_key ON questions(key_id, status, created_at DESC);
+            CREATE INDEX questions_by_account ON questions(account_id, status, created_at DESC);
+            CREATE INDEX questions_pending ON questions(expires_at) WHERE status = 'pending';
+            CREATE INDEX questions_by_task ON questions(task_id) WHERE task_id IS NOT NULL;
+            CREATE INDEX questions_closed ON questions(closed_at) WHERE status != 'pending';
+
+            CREATE TABLE inbox_items_rebuilt (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind = 'task_assigned' OR kind = 'task_changed' OR kind = 'task_deleted'
+                    OR kind = 'answer' OR kind = 'message'),
+                from_key_id TEXT,
+                from_label TEXT,
+                task_id TEXT,
+                question_id TEXT,
+                text TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                read_at INTEGER
+            ) STRICT;
+            INSERT INTO inbox_items_rebuilt (id, account_id, key_id, kind, from_key_id, from_label, task_id, question_id, text, created_at, read_at)
+                SELECT id, account_id, key_id, kind, from_key_id, from_label, task_id, question_id, text, created_at, read_at FROM inbox_items;
+            DROP TABLE inbox_items;
+            ALTER TABLE inbox_items_rebuilt RENAME TO inbox_items;
+            CREATE INDEX inbox_by_key ON inbox_items(key_id, created_at, id);
+            CREATE INDEX inbox_unread ON inbox_items(key_id, created_at) WHERE read_at IS NULL;
+            CREATE INDEX inbox_unread_by_age ON inbox_items(created_at) WHERE read_at IS NULL;
+            CREATE INDEX inbox_read_by_age ON inbox_items(read_at) WHERE read_at IS NOT NULL;
+            """),
     ]
 }

@@ -12,9 +12,11 @@ import Testing
 @Suite struct WaitingActivityTests {
     private let routes = WaitingRoutes()
 
-    /// The activity table as `(action, status, duration_ms)`, oldest first.
+    /// The activity table as `(action, status, duration_ms)`, oldest first, once the batch
+    /// that waits is written (its timer does not run on the test's clock).
     private func entries(_ api: APIServer) throws -> [String] {
-        try api.store.read { db in
+        api.handler.flushActivity()
+        return try api.store.read { db in
             let statement = try db.prepare("SELECT action, status, duration_ms FROM activity ORDER BY at, id")
             var rows: [String] = []
             while let row = try statement.nextRow() {
@@ -26,7 +28,8 @@ import Testing
 
     /// The `at` of every entry, wall-clock milliseconds.
     private func ats(_ api: APIServer) throws -> [Int64] {
-        try api.store.read { db in
+        api.handler.flushActivity()
+        return try api.store.read { db in
             let statement = try db.prepare("SELECT at FROM activity ORDER BY at, id")
             var rows: [Int64] = []
             while let row = try statement.nextRow() { rows.append(try row.int64("at")) }

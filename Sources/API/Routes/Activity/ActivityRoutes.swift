@@ -3,7 +3,8 @@ import JSON
 import Relaydeck
 
 /// `rest-api.md#activity-log`: the account reads the log of one of its keys. The entries are
-/// written by `ActivityRecorder` after each answer, never here.
+/// written by `ActivityRecorder` after each answer, never here (a read writes the batch that
+/// waits first).
 final class ActivityRoutes: RouteGroup {
     let context: APIContext
     var activity: ActivityLog { context.services.activity }
@@ -27,6 +28,8 @@ final class ActivityRoutes: RouteGroup {
         let limit = query.read("limit", .int(ActivityLog.pageSizes)) ?? ActivityLog.defaultPageSize
         let cursor = query.read("cursor", .activityCursor)
         try query.check()
+        // The entries still waiting for their batch are this server's newest: the page has them.
+        context.activity.flush()
         let (entries, next) = try activity.page(accountID: account.accountID, keyID: try call.path("key_id"),
                                                 limit: limit, after: cursor)
         return Answers.object(capacity: 64 + entries.count * 320) { writer in
