@@ -9,16 +9,31 @@ public struct Row {
 
     public init(_ statement: Statement) {
         self.statement = statement
+        statement.nextColumn = 0
     }
 
-    /// The position of the column `name` in the result.
+    /// The position of the column `name` in the result: the one after the column read last
+    /// when its name matches, else looked up.
     public func index(_ name: String) throws(SQLiteError) -> Int32 {
+        let guess = statement.nextColumn
+        let order = statement.columnOrder
+        if guess < order.count && order[guess] == name {
+            statement.nextColumn = guess + 1
+            return Int32(guess)
+        }
         if statement.columnIndex == nil {
-            statement.columnIndex = statement.columnNames()
+            let names = statement.columnNames()
+            statement.columnIndex = names
+            // A name given to two columns is found where the lookup finds it, never by the
+            // guess: the other position holds a name no column can have (C strings end at NUL).
+            var order = [String](repeating: "\u{0}", count: Int(statement.columnCount))
+            for (name, position) in names where Int(position) < order.count { order[Int(position)] = name }
+            statement.columnOrder = order
         }
         guard let index = statement.columnIndex?[name] else {
             throw mismatch("has no column \(name)")
         }
+        statement.nextColumn = Int(index) + 1
         return index
     }
 

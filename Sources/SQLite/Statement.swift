@@ -18,6 +18,11 @@ public final class Statement {
     private(set) var handle: OpaquePointer?
     /// Column positions by name, built on the first read by name (see `Row`).
     var columnIndex: [String: Int32]?
+    /// The column names by position, and the position after the last one read: decoders
+    /// read the columns in the order of the SELECT, so the next name asked for is usually
+    /// there, and one comparison of short strings replaces a hash lookup (`Row.index`).
+    var columnOrder: [String] = []
+    var nextColumn = 0
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
