@@ -52,7 +52,7 @@ extension APIHandler {
         }
         // The COMMIT comes later in this turn; the timer only guards against a turn that
         // never ends (the server stopping answers it the same way).
-        let parked = responder.park(timeout: Self.writeLockWait)
+        let parked = responder.parkUntilEndOfTurn(timeout: Self.writeLockWait)
         parked.onTimeout = { [weak self] _ in self?.commitTurn() }
         turn.waiting.append(TurnCommit.Waiting(parked: parked, response: response, record: record))
     }

@@ -14,7 +14,7 @@ extension HTTPConnection {
         while state == .reading && !isBacklogFull && requestsLeftInTurn > 0 {
             if !pendingInput.isEmpty {
                 processPendingInput()
-                flush()
+                flushAtEndOfTurn()
                 continue
             }
             guard reads < 16 else { break }
@@ -36,7 +36,7 @@ extension HTTPConnection {
             if used < count && keepsUnprocessedInput() {
                 pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
             }
-            flush()
+            flushAtEndOfTurn()
             // A short read drained the socket: asking again would only return EAGAIN (one
             // wasted system call per request). Level-triggered epoll reports what comes next.
             if count < buffer.count && !transport.hasBufferedInput { break }

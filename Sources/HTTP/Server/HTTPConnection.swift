@@ -60,6 +60,9 @@ final class HTTPConnection: IOHandler {
     /// Takes up kept input on a later turn; made when first needed.
     var resumeTimer: LoopTimer?
     var requestsLeftInTurn = 0
+    /// The answers queued by this turn's reading wait for the end of the turn (`HTTPServer.
+    /// flushAtEndOfTurn`); no writable interest is asked for them meanwhile.
+    var flushScheduled = false
 
     /// The requests one connection handles per turn of the loop. Without a cap, one read of
     /// 64 KiB can hold 600 pipelined requests, all handled before any other connection is

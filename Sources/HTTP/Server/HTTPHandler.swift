@@ -35,6 +35,16 @@ public struct HTTPResponder {
         connection.park(request, timeout: timeout)
     }
 
+    /// Parks a request whose answer comes before the loop sleeps again (the API's group
+    /// commit): the connection's epoll interest is left as it is, instead of being changed
+    /// for the wait and back for the answer (two `epoll_ctl` calls per request). `timeout`
+    /// only guards against a turn that never ends.
+    public func parkUntilEndOfTurn(timeout: TimeSpan) -> ParkedRequest {
+        let parked = connection.park(request, timeout: timeout)
+        parked.endsThisTurn = true
+        return parked
+    }
+
     /// Answers `200` with `text/event-stream` and keeps the connection for events.
     public func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)] = []) -> EventStream {
         connection.openEventStream(pingInterval: pingInterval, headers: headers)

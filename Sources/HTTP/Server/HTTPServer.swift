@@ -23,6 +23,9 @@ public final class HTTPServer {
     public private(set) var isShuttingDown = false
     private var shutdownCompletion: (() -> Void)?
     private var acceptPausedUntil: Instant?
+    /// Connections whose answers leave at the end of this loop turn (`HTTPConnection.
+    /// flushAtEndOfTurn`).
+    private var endOfTurnFlushes: [HTTPConnection] = []
 
     public init(loop: EventLoop, configuration: HTTPServerConfiguration, handler: any HTTPHandler) {
         self.loop = loop
@@ -45,6 +48,19 @@ public final class HTTPServer {
     }
 
     public var connectionCount: Int { connections.count }
+
+    func flushAtEndOfTurn(_ connection: HTTPConnection) {
+        if endOfTurnFlushes.isEmpty {
+            loop.runSoon { [weak self] in self?.flushEndOfTurn() }
+        }
+        endOfTurnFlushes.append(connection)
+    }
+
+    private func flushEndOfTurn() {
+        let due = endOfTurnFlushes
+        endOfTurnFlushes.removeAll(keepingCapacity: true)
+        for connection in due { connection.flushScheduledOutput() }
+    }
 
     func currentDate() -> HTTPDate {
         date.update(unixSeconds: Int64(time(nil)))

@@ -12,6 +12,8 @@ public final class ParkedRequest {
     /// Called when the client went away before an answer; `respond` is then pointless.
     public var onCancel: ((ParkedRequest) -> Void)?
     public private(set) var isActive = true
+    /// Answered before the loop sleeps (`HTTPResponder.parkUntilEndOfTurn`).
+    var endsThisTurn = false
 
     init(request: HTTPRequest, connection: HTTPConnection) {
         self.request = request
