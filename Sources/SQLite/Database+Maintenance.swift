@@ -27,11 +27,21 @@ extension Database {
     /// no-op for ":memory:". Throws SQLITE_BUSY when readers or a writer on another
     /// connection keep it from finishing within the busy timeout.
     public func checkpoint(_ mode: CheckpointMode = .truncate) throws(SQLiteError) {
+        _ = try checkpointFrames(mode)
+    }
+
+    /// `checkpoint`, and how many frames the WAL holds and how many of them are in the
+    /// database file now (equal: the next write starts the WAL over).
+    @discardableResult
+    public func checkpointFrames(_ mode: CheckpointMode) throws(SQLiteError) -> (log: Int, copied: Int) {
         let connection = try live()
-        let rc = sqlite3_wal_checkpoint_v2(connection, nil, mode.rawValue, nil, nil)
+        var log: Int32 = 0
+        var copied: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(connection, nil, mode.rawValue, &log, &copied)
         guard rc == SQLITE_OK else {
             throw SQLiteError(code: rc, connection: connection, sql: nil)
         }
+        return (Int(log), Int(copied))
     }
 
     /// PRAGMA user_version: the schema version the migrations have reached.

@@ -18,6 +18,8 @@ public final class Database {
     /// Set when a ROLLBACK of ours failed and left the connection inside a transaction that
     /// nobody will commit; the next outermost `transaction` rolls it back first.
     var abandonedTransaction = false
+    /// The handler of `onCommit(walFrames:)`, kept alive with the connection.
+    var walHook: WALHook?
 
     /// Opens (creating if needed, unless `options.readOnly`) with SQLITE_OPEN_NOMUTEX and
     /// extended result codes; sets journal_mode=WAL for files (":memory:" stays in

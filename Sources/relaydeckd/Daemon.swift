@@ -36,6 +36,12 @@ final class Daemon {
         // process parks the request and retries on a timer (API's write lock).
         options.busyTimeoutMillis = 0
         store = Store(path: config.databasePath, options: options)
+        // The reads of one loop turn share one read transaction (see `Store.endOfTurn`).
+        store.endOfTurn = { [loop] work in loop.runSoon(work) }
+        // WAL checkpoints (page copies and fsyncs) off the loop thread.
+        if !store.checkpointInBackground() {
+            Log.warn("no thread for the store's checkpoints; the loop does them")
+        }
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute

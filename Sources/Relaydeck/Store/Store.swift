@@ -20,6 +20,25 @@ public final class Store {
     public var onRecovered: (() -> Void)?
     /// Who the credentials in use belong to; see `CredentialCache`.
     public let credentials = CredentialCache()
+    /// Runs work once the current loop turn's events are handled, before the loop sleeps
+    /// (the server sets it to `EventLoop.runSoon`). While set, the reads of one turn share
+    /// one read transaction, ended there: SQLite otherwise takes and drops its WAL read lock
+    /// (two `fcntl` calls and a look at the WAL index) for every statement, which was a
+    /// tenth of a `GET /v1/tasks/{id}`. A write first ends it, so it never works from an
+    /// old snapshot, and the reads after a write see it. Nil (tests, operator commands):
+    /// every statement reads on its own, as SQLite does by default.
+    public var endOfTurn: ((@escaping () -> Void) -> Void)?
+    /// True while the turn's read transaction is open.
+    private var turnRead = false
+    /// Checkpoints on a thread of their own (`checkpointInBackground`); nil: SQLite's own,
+    /// inside the COMMIT that crosses 1000 frames.
+    private var checkpointer: Checkpointer?
+
+    /// WAL frames after which the checkpoint thread is asked to work (SQLite's default limit).
+    public static let checkpointFrames = 1000
+    /// WAL frames after which the loop checkpoints itself: the thread is not keeping up (or
+    /// cannot run), and the WAL must not grow without bound.
+    public static let inlineCheckpointFrames = 4_000
 
     public static let retryAfterSeconds = 1
 
@@ -43,6 +62,8 @@ public final class Store {
                 Log.info("applied a schema migration", ["version": String(migration.version), "name": migration.name])
             }
             self.database = database
+            turnRead = false
+            if checkpointer != nil { try database.onCommit { [weak self] frames in self?.committed(walFrames: frames) } }
             // A file opened again may be another file (restored, replaced): know nothing.
             credentials.removeAll()
             if failing { recovered() }
@@ -66,6 +87,13 @@ public final class Store {
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         let database = try connection()
         do {
+            if let endOfTurn, !turnRead, !database.isInTransaction {
+                // DEFERRED takes no lock yet: the first statement takes the read lock, and it
+                // is kept until the turn ends.
+                try database.begin(.deferred)
+                turnRead = true
+                endOfTurn { [weak self] in self?.endTurnRead() }
+            }
             // A read that works proves little while writes may still fail (a lock held
             // elsewhere): only a write or a reopen ends a failure.
             return try body(database)
@@ -79,6 +107,7 @@ public final class Store {
     @discardableResult
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         let database = try connection()
+        endTurnRead()
         do {
             let result = try database.transaction(.immediate) { try body(database) }
             if failing { recovered() }
@@ -102,6 +131,7 @@ public final class Store {
     /// of the store: it is not logged and does not end a good health answer.
     public func tryBeginWrite() throws(StoreError) -> WriteLock {
         let database = try connection()
+        endTurnRead()
         do {
             try database.begin(.immediate)
             return .held
@@ -152,8 +182,52 @@ public final class Store {
 
     private var monotonicMillis: Int64 { clock.now.nanoseconds / 1_000_000 }
 
+    /// Moves the WAL checkpoints to a thread of their own (the server's choice): the loop's
+    /// commits only ask for one. Call before `open`. False when no thread could be made; the
+    /// store then checkpoints as SQLite does by default.
+    @discardableResult
+    public func checkpointInBackground() -> Bool {
+        let path = self.path
+        let checkpointer = Checkpointer(path: path) { failure in
+            Log.warn("could not checkpoint the store", ["path": path, "error": failure])
+        }
+        guard checkpointer.start() else { return false }
+        self.checkpointer = checkpointer
+        return true
+    }
+
+    /// After each commit of this connection.
+    private func committed(walFrames frames: Int) {
+        if frames >= Self.inlineCheckpointFrames {
+            try? database?.checkpoint(.passive)
+        } else if frames >= Self.checkpointFrames {
+            checkpointer?.request()
+        }
+    }
+
+    /// Checkpoints finished by the thread (tests).
+    public var backgroundCheckpoints: Int { checkpointer?.completedCount ?? 0 }
+
+    /// Ends the turn's read transaction, if one is open: at the end of the turn, and before
+    /// anything writes. A read transaction has nothing to commit; COMMIT only drops the lock.
+    public func endTurnRead() {
+        guard turnRead else { return }
+        turnRead = false
+        guard let database else { return }
+        do {
+            try database.commit()
+        } catch {
+            // SQLite ended it already (an I/O error in a read rolls back); nothing is lost.
+            database.rollBackAll()
+        }
+    }
+
     /// For the stop: empties the WAL into the database file and closes.
     public func close() {
+        endTurnRead()
+        // Its checkpoint (if one runs) finishes first; the TRUNCATE below then empties the WAL.
+        checkpointer?.stop()
+        checkpointer = nil
         guard let database else { return }
         do {
             try database.checkpoint(.truncate)
@@ -191,6 +265,7 @@ public final class Store {
         guard error.isUnavailable else { return .failure(error.description) }
         noteFailure("the store is unavailable", error.description)
         if error.needsNewConnection {
+            turnRead = false
             database?.close()
             database = nil
             lastOpenAttempt = monotonicMillis

@@ -1,0 +1,96 @@
+import Glibc
+@testable import Relaydeck
+import SQLite
+import TestSupport
+import Testing
+
+/// `Store.checkpointInBackground`: the loop's commits ask a thread of its own to checkpoint
+/// the WAL instead of doing it inside the COMMIT.
+@Suite struct StoreCheckpointTests {
+    static func walBytes(_ path: String) -> Int {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Writes about `pages` pages, each commit a few.
+    static func fill(_ store: Store, pages: Int) throws {
+        let blob = String(repeating: "x", count: 3000)
+        for _ in 0..<pages {
+            try store.write { db in try db.statement("INSERT INTO filler (text) VALUES (?)").run(.text(blob)) }
+        }
+    }
+
+    static func waitFor(_ condition: () -> Bool) {
+        var waited = 0
+        while !condition() && waited < 1000 {
+            usleep(10_000)
+            waited += 1
+        }
+    }
+
+    static func rows(_ store: Store) throws -> Int {
+        try store.read { db in
+            let statement = try db.prepare("SELECT count(*) FROM filler")
+            _ = try statement.step()
+            return statement.int(0)
+        }
+    }
+
+    @Test func commitsPastTheLimitAreCheckpointedByTheThreadAndEveryRowStays() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("relaydeck.db")
+        let store = Store(path: path)
+        #expect(store.checkpointInBackground())
+        #expect(try store.open())
+        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        try Self.fill(store, pages: Store.checkpointFrames + 200)
+        // The thread works beside the test: wait for a checkpoint asked for after the writes
+        // (one more commit asks), which copies all of the WAL into the file.
+        Self.waitFor { store.backgroundCheckpoints >= 1 }
+        let before = store.backgroundCheckpoints
+        try Self.fill(store, pages: 1)
+        Self.waitFor { store.backgroundCheckpoints > before }
+        #expect(store.backgroundCheckpoints > before)
+        // The next commits start the WAL over from its beginning: it stops growing.
+        let size = Self.walBytes(path)
+        try Self.fill(store, pages: 300)
+        #expect(Self.walBytes(path) <= size)
+        #expect(try Self.rows(store) == Store.checkpointFrames + 501)
+        // The stop ends the thread and empties the WAL.
+        store.close()
+        #expect(Self.walBytes(path) == 0)
+    }
+
+    /// Commits without a pause leave the thread no moment to finish: past
+    /// `inlineCheckpointFrames` the loop checkpoints itself (copying only what the thread has
+    /// not), so the WAL stays bounded.
+    @Test func aWALThatOutgrowsTheThreadIsCheckpointedByTheCommitThatCrossesTheLimit() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("relaydeck.db")
+        let store = Store(path: path)
+        #expect(store.checkpointInBackground())
+        #expect(try store.open())
+        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        var largest = 0
+        for _ in 0..<(Store.inlineCheckpointFrames * 5 / 2) {
+            try Self.fill(store, pages: 1)
+            largest = max(largest, Self.walBytes(path))
+        }
+        #expect(largest <= (Store.inlineCheckpointFrames + 100) * 4200)
+        #expect(try Self.rows(store) == Store.inlineCheckpointFrames * 5 / 2)
+        store.close()
+    }
+
+    /// Without the thread the store checkpoints as SQLite does by default, inside the commit.
+    @Test func withoutTheThreadSQLitesOwnCheckpointKeepsTheWALBounded() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("relaydeck.db")
+        let store = Store(path: path)
+        #expect(try store.open())
+        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        try Self.fill(store, pages: 3 * Store.checkpointFrames)
+        #expect(store.backgroundCheckpoints == 0)
+        #expect(Self.walBytes(path) < 2 * Store.checkpointFrames * 4200)
+        store.close()
+    }
+}
