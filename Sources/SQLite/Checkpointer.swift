@@ -24,6 +24,7 @@ public final class Checkpointer: @unchecked Sendable {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var requested = false
     private var stopping = false
+    private var ready = false
     private var completed = 0
 
     private var thread: pthread_t?
@@ -45,11 +46,20 @@ public final class Checkpointer: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Starts the thread; false when none could be made (the caller checkpoints itself).
+    /// Starts the thread, with its connection opened (the file must exist: after the first
+    /// open of the store); false when no thread could be made (the caller checkpoints itself).
     public func start() -> Bool {
         guard thread == nil else { return true }
         let box = Unmanaged.passRetained(self).toOpaque()
         var made = pthread_t()
+        // The thread starts with every signal blocked (it inherits the mask it is made
+        // with), so a SIGTERM meant for the loop's signalfd is never delivered to it, which
+        // would end the process without the graceful stop.
+        var all = sigset_t()
+        var previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_SETMASK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         let status = pthread_create(&made, nil, { raw in
             let checkpointer = Unmanaged<Checkpointer>.fromOpaque(raw!).takeRetainedValue()
             checkpointer.run()
@@ -60,6 +70,12 @@ public final class Checkpointer: @unchecked Sendable {
             return false
         }
         thread = made
+        // Its connection is open before this returns, so its descriptors are there from the
+        // start (a connection closed while another of the process holds locks on the file
+        // keeps its descriptor until those are released: it is opened once and kept).
+        pthread_mutex_lock(mutex)
+        while !ready { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
         return true
     }
 
@@ -97,6 +113,11 @@ public final class Checkpointer: @unchecked Sendable {
         // PASSIVE never waits on a lock; the timeout only matters for opening.
         options.busyTimeoutMillis = 0
         options.cacheSizeKiB = 64
+        database = try? Database(path: path, options: options)
+        pthread_mutex_lock(mutex)
+        ready = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
         while true {
             pthread_mutex_lock(mutex)
             while !requested && !stopping {

@@ -39,9 +39,7 @@ final class Daemon {
         // The reads of one loop turn share one read transaction (see `Store.endOfTurn`).
         store.endOfTurn = { [loop] work in loop.runSoon(work) }
         // WAL checkpoints (page copies and fsyncs) off the loop thread.
-        if !store.checkpointInBackground() {
-            Log.warn("no thread for the store's checkpoints; the loop does them")
-        }
+        store.checkpointInBackground()
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute

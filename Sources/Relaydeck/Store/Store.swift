@@ -63,7 +63,16 @@ public final class Store {
             }
             self.database = database
             turnRead = false
-            if checkpointer != nil { try database.onCommit { [weak self] frames in self?.committed(walFrames: frames) } }
+            if let checkpointer {
+                // Started once the file exists and has its schema; without a thread, SQLite's
+                // own checkpoint stays.
+                if checkpointer.start() {
+                    try database.onCommit { [weak self] frames in self?.committed(walFrames: frames) }
+                } else {
+                    Log.warn("no thread for the store's checkpoints; commits checkpoint as SQLite does")
+                    self.checkpointer = nil
+                }
+            }
             // A file opened again may be another file (restored, replaced): know nothing.
             credentials.removeAll()
             if failing { recovered() }
@@ -183,17 +192,13 @@ public final class Store {
     private var monotonicMillis: Int64 { clock.now.nanoseconds / 1_000_000 }
 
     /// Moves the WAL checkpoints to a thread of their own (the server's choice): the loop's
-    /// commits only ask for one. Call before `open`. False when no thread could be made; the
-    /// store then checkpoints as SQLite does by default.
-    @discardableResult
-    public func checkpointInBackground() -> Bool {
+    /// commits only ask for one. Call before `open`, which starts the thread (if none can be
+    /// made, the store checkpoints as SQLite does by default).
+    public func checkpointInBackground() {
         let path = self.path
-        let checkpointer = Checkpointer(path: path) { failure in
+        checkpointer = Checkpointer(path: path) { failure in
             Log.warn("could not checkpoint the store", ["path": path, "error": failure])
         }
-        guard checkpointer.start() else { return false }
-        self.checkpointer = checkpointer
-        return true
     }
 
     /// After each commit of this connection.
