@@ -128,5 +128,6 @@ public final class Keys {
         static let touch = "UPDATE keys SET last_used_at = ? WHERE id = ?"
         static let setHost = "UPDATE keys SET last_host = ? WHERE id = ?"
         static let setClient = "UPDATE keys SET last_client_name = ?, last_client_version = ? WHERE id = ?"
+        static let client = "SELECT last_client_name, last_client_version FROM keys WHERE id = ?"
     }
 }

@@ -36,9 +36,12 @@ public final class Store {
 
     /// WAL frames after which the checkpoint thread is asked to work (SQLite's default limit).
     public static let checkpointFrames = 1000
-    /// WAL frames after which the loop checkpoints itself: the thread is not keeping up (or
-    /// cannot run), and the WAL must not grow without bound.
-    public static let inlineCheckpointFrames = 4_000
+    /// WAL frames after which the loop checkpoints itself (what the thread has not copied
+    /// yet): under writes without a pause the thread never finds the WAL fully copied, which
+    /// is what lets the next write start it over, so the WAL would grow without bound.
+    public static let inlineCheckpointFrames = 10_000
+    /// The WAL's frame count when the thread was last asked.
+    private var requestedAtFrames = 0
 
     public static let retryAfterSeconds = 1
 
@@ -201,11 +204,16 @@ public final class Store {
         }
     }
 
-    /// After each commit of this connection.
+    /// After each commit of this connection: the thread is asked once per `checkpointFrames`
+    /// new frames (each of its passes ends in two `fsync`s, so it must not run after every
+    /// commit of a busy server).
     private func committed(walFrames frames: Int) {
+        if frames < requestedAtFrames { requestedAtFrames = 0 }  // the WAL started over
         if frames >= Self.inlineCheckpointFrames {
             try? database?.checkpoint(.passive)
-        } else if frames >= Self.checkpointFrames {
+            requestedAtFrames = 0
+        } else if frames >= requestedAtFrames + Self.checkpointFrames {
+            requestedAtFrames = frames
             checkpointer?.request()
         }
     }

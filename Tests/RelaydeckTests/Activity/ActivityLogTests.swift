@@ -71,6 +71,28 @@ import Testing
         #expect(try log.appendAll([]).isEmpty)
     }
 
+    /// A large batch (a busy server's 20 ms): every entry is kept, each with its own fields,
+    /// in its own key's log.
+    @Test func aLargeBatchKeepsEveryEntryWithItsOwnFields() throws {
+        let now = test.clock.wallMillis
+        let count = 75
+        var batch: [ActivityLog.Pending] = []
+        for n in 0..<count {
+            batch.append(ActivityLog.Pending(
+                keyID: keyIDs[n % 2], at: now + Int64(n), surface: n % 3 == 0 ? .mcp : .rest, action: "action \(n)",
+                ok: n % 5 != 0, code: "code \(n)", message: "message \(n)", durationMillis: Int64(n),
+                client: n % 3 == 0 ? Key.Client(name: "client \(n)", version: "\(n).0") : nil, host: n % 4 == 0 ? "host \(n)" : nil))
+        }
+        let written = try log.appendAll(batch)
+        #expect(written.count == count)
+        for key in 0..<2 {
+            let expected = written.enumerated().filter { $0.offset % 2 == key }.map(\.element).reversed()
+            #expect(try all(key) == Array(expected))
+        }
+        #expect(written[5].code == "code 5" && written[5].message == "message 5" && written[6].code == nil)
+        #expect(written[9].client == Key.Client(name: "client 9", version: "9.0") && written[8].host == "host 8")
+    }
+
     /// The Entry object of `rest-api.md#entry`, an MCP one with its client.
     @Test func anEntryWritesTheContractsObject() throws {
         let entry = ActivityEntry(id: "act_01jb2q7m3kabcdefghjkmnpqrs", keyID: keyIDs[0], at: 1_760_112_300_900, surface: .mcp,
