@@ -19,7 +19,7 @@ import Testing
         Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities,
         LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
         ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
-        Retention.SQL.deleteActivity, TaskSQL.bumpSeq, TaskSQL.currentSeq,
+        Retention.SQL.deleteActivity, TaskSQL.bumpSeq, TaskSQL.currentSeq, TaskSQL.moveCount,
         TaskSQL.unchanged(byKey: true), TaskSQL.unchanged(byKey: false), TaskSQL.moved,
         WebSignIn.SQL.insertLink, WebSignIn.SQL.selectLink, WebSignIn.SQL.deleteLink, WebSignIn.SQL.deleteExpiredLinks,
         WebSignIn.SQL.deleteLinksOfAccount, WebSignIn.SQL.insertSession, WebSignIn.SQL.selectSession,

@@ -53,6 +53,10 @@ import Testing
         #expect(Secret.kind(of: "mca") == nil)
         #expect(Secret.kind(of: " mca_abc") == nil)
         #expect(Secret.kind(of: "") == nil)
+        #expect(Secret.kind(of: "mc") == nil)
+        #expect(Secret.kind(of: "ｍca_abc") == nil)  // a full-width m: other bytes
+        #expect(Secret.kind(of: "mck_abc".dropFirst()) == nil)
+        #expect(Secret.kind(of: "xmck_abc".dropFirst()) == .apiKey)  // a slice, not at offset 0
     }
 
     private func hex(_ bytes: [UInt8]) -> String {

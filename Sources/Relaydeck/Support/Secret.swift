@@ -31,8 +31,23 @@ public struct Secret: Sendable {
 
     /// Which kind a presented credential claims to be, by its prefix; nil for anything else.
     public static func kind(of presented: Substring) -> Kind? {
-        if presented.hasPrefix("mca_") { return .accountToken }
-        if presented.hasPrefix("mck_") { return .apiKey }
-        return nil
+        // Four bytes compared as bytes: `hasPrefix` walks characters (grapheme clusters), a
+        // measurable part of every request with a credential.
+        var prefix: UInt32 = 0
+        var count = 0
+        for byte in presented.utf8.prefix(4) {
+            prefix = prefix << 8 | UInt32(byte)
+            count += 1
+        }
+        guard count == 4 else { return nil }
+        switch prefix {
+        case Self.accountTokenPrefix: return .accountToken
+        case Self.apiKeyPrefix: return .apiKey
+        default: return nil
+        }
     }
+
+    /// "mca_" and "mck_" as big-endian words.
+    private static let accountTokenPrefix: UInt32 = 0x6D63_615F
+    private static let apiKeyPrefix: UInt32 = 0x6D63_6B5F
 }

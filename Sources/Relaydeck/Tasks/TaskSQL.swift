@@ -81,6 +81,14 @@ enum TaskSQL {
         done_count = done_count + iif(?2 = 'done', ?3, 0), \
         cancelled_count = cancelled_count + iif(?2 = 'cancelled', ?3, 0) WHERE id = ?1
         """
+    /// ?1 key, ?2 the status a task leaves, ?3 the status it takes: the key's `counts` in one
+    /// statement (two `adjustCount`s were two).
+    static let moveCount = """
+        UPDATE keys SET todo_count = todo_count - iif(?2 = 'todo', 1, 0) + iif(?3 = 'todo', 1, 0), \
+        in_progress_count = in_progress_count - iif(?2 = 'in_progress', 1, 0) + iif(?3 = 'in_progress', 1, 0), \
+        done_count = done_count - iif(?2 = 'done', 1, 0) + iif(?3 = 'done', 1, 0), \
+        cancelled_count = cancelled_count - iif(?2 = 'cancelled', 1, 0) + iif(?3 = 'cancelled', 1, 0) WHERE id = ?1
+        """
     /// The closed task that goes first when the key has too many: the oldest by `updated_at`.
     static let oldestClosed = """
         SELECT id, status FROM tasks WHERE key_id = ?1 AND status IN ('done', 'cancelled') AND id != ?2 \

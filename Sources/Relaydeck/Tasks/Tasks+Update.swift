@@ -27,8 +27,8 @@ extension Tasks {
                 after.progress.map { .integer(Int64($0)) } ?? .null, after.statusNote.map { .text($0) } ?? .null,
                 .integer(now), after.completedAt.map { .integer($0) } ?? .null, .integer(seq))
             if after.status != before.status {
-                try Self.adjustCount(db, keyID: before.keyID, status: before.status, by: -1)
-                try Self.adjustCount(db, keyID: before.keyID, status: after.status, by: 1)
+                try db.statement(TaskSQL.moveCount).run(.text(before.keyID), .text(before.status.rawValue),
+                                                        .text(after.status.rawValue))
             }
             let updated = Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal),
                                  previous: before)
