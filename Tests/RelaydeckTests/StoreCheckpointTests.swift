@@ -28,6 +28,16 @@ import Testing
         }
     }
 
+    /// An open store with a `filler` table, with or without the checkpoint thread.
+    static func store(in directory: TemporaryDirectory, thread: Bool) throws -> (Store, String) {
+        let path = directory.file("relaydeck.db")
+        let store = Store(path: path)
+        if thread { store.checkpointInBackground() }
+        #expect(try store.open())
+        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        return (store, path)
+    }
+
     static func rows(_ store: Store) throws -> Int {
         try store.read { db in
             let statement = try db.prepare("SELECT count(*) FROM filler")
@@ -38,11 +48,7 @@ import Testing
 
     @Test func commitsPastTheLimitAreCheckpointedByTheThreadAndEveryRowStays() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("relaydeck.db")
-        let store = Store(path: path)
-        store.checkpointInBackground()
-        #expect(try store.open())
-        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        let (store, path) = try Self.store(in: directory, thread: true)
         try Self.fill(store, pages: Store.checkpointFrames + 200)
         // The thread works beside the test: wait for its checkpoint (asked for at 1000 frames).
         Self.waitFor { store.backgroundCheckpoints >= 1 }
@@ -59,11 +65,7 @@ import Testing
     /// not), so the WAL stays bounded.
     @Test func aWALThatOutgrowsTheThreadIsCheckpointedByTheCommitThatCrossesTheLimit() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("relaydeck.db")
-        let store = Store(path: path)
-        store.checkpointInBackground()
-        #expect(try store.open())
-        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        let (store, path) = try Self.store(in: directory, thread: true)
         var largest = 0
         for _ in 0..<(Store.inlineCheckpointFrames * 5 / 2) {
             try Self.fill(store, pages: 1)
@@ -77,10 +79,7 @@ import Testing
     /// Without the thread the store checkpoints as SQLite does by default, inside the commit.
     @Test func withoutTheThreadSQLitesOwnCheckpointKeepsTheWALBounded() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("relaydeck.db")
-        let store = Store(path: path)
-        #expect(try store.open())
-        try store.write { db in try db.execute("CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT)") }
+        let (store, path) = try Self.store(in: directory, thread: false)
         try Self.fill(store, pages: 3 * Store.checkpointFrames)
         #expect(store.backgroundCheckpoints == 0)
         #expect(Self.walBytes(path) < 2 * Store.checkpointFrames * 4200)
