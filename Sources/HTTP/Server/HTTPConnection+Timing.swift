@@ -45,12 +45,18 @@ extension HTTPConnection {
         server.flushAtEndOfTurn(self)
     }
 
-    /// The scheduled flush, at the end of the turn.
+    /// The scheduled flush, at the end of the turn. When everything went out and the
+    /// connection reads on, the interest and deadline set when the turn handled it still hold
+    /// (they did not count this output): no second `settle`.
     func flushScheduledOutput() {
         guard flushScheduled else { return }
         flushScheduled = false
         guard state != .closed else { return }
         flush()
+        // (Output over the backlog bound had turned reading off, and kept input needs its
+        // resume: those settle again.)
+        if output.isEmpty && state == .reading && interest == .readable && pendingInput.isEmpty
+            && transport.neededInterest.isEmpty { return }
         settle()
     }
 

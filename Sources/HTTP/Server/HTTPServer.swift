@@ -51,10 +51,13 @@ public final class HTTPServer {
 
     func flushAtEndOfTurn(_ connection: HTTPConnection) {
         if endOfTurnFlushes.isEmpty {
-            loop.runSoon { [weak self] in self?.flushEndOfTurn() }
+            loop.runSoon(flushWork)
         }
         endOfTurnFlushes.append(connection)
     }
+
+    /// Made once: a closure per turn would be an allocation per turn.
+    private lazy var flushWork: () -> Void = { [weak self] in self?.flushEndOfTurn() }
 
     private func flushEndOfTurn() {
         let due = endOfTurnFlushes
