@@ -32,11 +32,19 @@ extension HTTPConnection {
                 return
             }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            handlingTime = .zero
             let used = process(bytes)
             if used < count && keepsUnprocessedInput() {
                 pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
             }
-            flushAtEndOfTurn()
+            // Quick answers leave at once: a client that gets them that fast is still busy
+            // with the previous ones and needs no wake-up, and holding them only makes it wait.
+            // Slower ones leave with the turn's others (`flushAtEndOfTurn`).
+            if handlingTime < Self.quickAnswer {
+                flush()
+            } else {
+                flushAtEndOfTurn()
+            }
             // A short read drained the socket: asking again would only return EAGAIN (one
             // wasted system call per request). Level-triggered epoll reports what comes next.
             if count < buffer.count && !transport.hasBufferedInput { break }
@@ -119,7 +127,9 @@ extension HTTPConnection {
         requestVersion = head.version
         isHeadRequest = head.method == .head
         let request = HTTPRequest(head: head, body: body, peer: peer, receivedAt: server.loop.now)
+        let started = server.loop.clock.now
         server.handler.handle(request, HTTPResponder(connection: self, request: request))
+        handlingTime = handlingTime + (server.loop.clock.now - started)
         if state == .handling {
             Log.error("a handler returned without answering", ["method": head.method.name])
             respond(server.handler.refusal(status: 500, reason: "no answer"))

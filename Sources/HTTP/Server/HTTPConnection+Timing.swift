@@ -33,8 +33,10 @@ extension HTTPConnection {
     /// slower than its clients, an answer sent at once wakes a client that went to sleep
     /// waiting for it (on loopback the send does the wake-up: a third of a `GET`'s time was
     /// there); sent together, one wake-up finds many answers. Redis writes its replies in
-    /// the same place (before the loop sleeps). What has no bytes to send (a close after the
-    /// last answer) is done now.
+    /// the same place (before the loop sleeps). Answers handled in under `quickAnswer` (a
+    /// `/health`, a refusal) are sent at once instead (`readAndProcess`): their client is
+    /// not asleep yet, and holding them measured slower. What has no bytes to send (a close
+    /// after the last answer) is done now.
     func flushAtEndOfTurn() {
         guard !output.isEmpty else {
             flush()

@@ -63,6 +63,10 @@ final class HTTPConnection: IOHandler {
     /// The answers queued by this turn's reading wait for the end of the turn (`HTTPServer.
     /// flushAtEndOfTurn`); no writable interest is asked for them meanwhile.
     var flushScheduled = false
+    /// How long the handler took for the requests of the current read (see `readAndProcess`).
+    var handlingTime = TimeSpan.zero
+    /// Answers whose handling took less than this are sent at once.
+    static let quickAnswer = TimeSpan(nanoseconds: 5_000)
 
     /// The requests one connection handles per turn of the loop. Without a cap, one read of
     /// 64 KiB can hold 600 pipelined requests, all handled before any other connection is
