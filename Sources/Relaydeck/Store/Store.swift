@@ -99,10 +99,10 @@ public final class Store {
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         let database = try connection()
         do {
-            if let endOfTurn, !turnRead, !database.isInTransaction {
-                // DEFERRED takes no lock yet: the first statement takes the read lock, and it
-                // is kept until the turn ends.
-                try database.begin(.deferred)
+            // DEFERRED takes no lock yet: the first statement takes the read lock, and it is
+            // kept until the turn ends. Where no transaction can begin (one of ours is still
+            // open after SQLite rolled it back on an I/O error), the read goes on without.
+            if let endOfTurn, !turnRead, !database.isInTransaction, (try? database.begin(.deferred)) != nil {
                 turnRead = true
                 endOfTurn { [weak self] in self?.endTurnRead() }
             }
