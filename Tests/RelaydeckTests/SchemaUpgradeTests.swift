@@ -96,7 +96,7 @@ import Testing
     /// The statements a task write and an activity batch run build no temporary table (an
     /// `x IN (a, b, c)` CHECK, `RETURNING` and `IN (SELECT ...)` each made one per call).
     @Test(arguments: [
-        TaskSQL.insert, TaskSQL.update, TaskSQL.bumpSeq, TaskSQL.adjustCount, TaskSQL.insertMove, TaskSQL.pruneMoves,
+        TaskSQL.insert, TaskSQL.update, TaskSQL.bumpSeq, TaskSQL.moveCount, TaskSQL.insertMove, TaskSQL.pruneMoves,
         ActivityLog.SQL.insert, ActivityLog.SQL.trim, Questions.SQL.insert, InboxSQL.insert,
     ])
     func hotWritesBuildNoTemporaryTable(sql: String) throws {

@@ -74,15 +74,8 @@ enum TaskSQL {
     static let counts = """
         SELECT todo_count + in_progress_count AS open, done_count + cancelled_count AS closed FROM keys WHERE id = ?
         """
-    /// ?1 key, ?2 status, ?3 +1 or -1: the key's `counts` (`rest-api.md#key`).
-    static let adjustCount = """
-        UPDATE keys SET todo_count = todo_count + iif(?2 = 'todo', ?3, 0), \
-        in_progress_count = in_progress_count + iif(?2 = 'in_progress', ?3, 0), \
-        done_count = done_count + iif(?2 = 'done', ?3, 0), \
-        cancelled_count = cancelled_count + iif(?2 = 'cancelled', ?3, 0) WHERE id = ?1
-        """
-    /// ?1 key, ?2 the status a task leaves, ?3 the status it takes: the key's `counts` in one
-    /// statement (two `adjustCount`s were two).
+    /// ?1 key, ?2 the status a task leaves, ?3 the status it takes (either NULL for a task
+    /// that comes or goes): the key's `counts` (`rest-api.md#key`) in one statement.
     static let moveCount = """
         UPDATE keys SET todo_count = todo_count - iif(?2 = 'todo', 1, 0) + iif(?3 = 'todo', 1, 0), \
         in_progress_count = in_progress_count - iif(?2 = 'in_progress', 1, 0) + iif(?3 = 'in_progress', 1, 0), \

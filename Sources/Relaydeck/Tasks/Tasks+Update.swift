@@ -27,8 +27,7 @@ extension Tasks {
                 after.progress.map { .integer(Int64($0)) } ?? .null, after.statusNote.map { .text($0) } ?? .null,
                 .integer(now), after.completedAt.map { .integer($0) } ?? .null, .integer(seq))
             if after.status != before.status {
-                try db.statement(TaskSQL.moveCount).run(.text(before.keyID), .text(before.status.rawValue),
-                                                        .text(after.status.rawValue))
+                try Self.moveCount(db, keyID: before.keyID, from: before.status, to: after.status)
             }
             let updated = Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal),
                                  previous: before)

@@ -60,7 +60,7 @@ public final class Tasks {
                 task.progress.map { .integer(Int64($0)) } ?? .null, task.statusNote.map { .text($0) } ?? .null,
                 .text(task.source.rawValue), .integer(now), .integer(now), task.completedAt.map { .integer($0) } ?? .null,
                 task.seenAt.map { .integer($0) } ?? .null, task.host.map { .text($0) } ?? .null, .integer(seq))
-            try Self.adjustCount(db, keyID: owner, status: status, by: 1)
+            try Self.moveCount(db, keyID: owner, from: nil, to: status)
             let created = Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal))
             try hub.plan([created], in: db)
             changes.append(created)
@@ -140,8 +140,10 @@ public final class Tasks {
         return counts
     }
 
-    static func adjustCount(_ db: Database, keyID: String, status: WorkTask.Status, by delta: Int64) throws {
-        try db.statement(TaskSQL.adjustCount).run(.text(keyID), .text(status.rawValue), .integer(delta))
+    /// The key's counts as a task leaves status `from` for `to` (nil: it is created, or removed).
+    static func moveCount(_ db: Database, keyID: String, from: WorkTask.Status?, to: WorkTask.Status?) throws {
+        try db.statement(TaskSQL.moveCount).run(.text(keyID), from.map { .text($0.rawValue) } ?? .null,
+                                                to.map { .text($0.rawValue) } ?? .null)
     }
 
     /// Removes a task with what hangs on it: its pending questions become `cancelled`
@@ -157,7 +159,7 @@ public final class Tasks {
         try db.statement(TaskSQL.delete).run(.text(taskID))
         try db.statement(TaskSQL.deleteMoves).run(.text(taskID))
         try db.statement(TaskSQL.deleteRegistrations).run(.text(taskID))
-        try adjustCount(db, keyID: keyID, status: status, by: -1)
+        try moveCount(db, keyID: keyID, from: status, to: nil)
         try hub.plan(cancelled, in: db)
         return [deleted] + cancelled
     }
