@@ -26,6 +26,10 @@ extension HTTPConnection {
     func encode(_ response: HTTPResponse) {
         // 1xx, 204 and 304 carry no body and no Content-Length (RFC 9110 8.6).
         let bodiless = response.status < 200 || response.status == 204 || response.status == 304
+        if let producer = response.producer, !bodiless {
+            encodeProduced(response, producer)
+            return
+        }
         let head = HTTPResponseHead(status: response.status, headers: response.headers)
         let body = bodiless || isHeadRequest ? [] : response.body
         // A small body is copied in after its head (one buffer for a run of small answers);
@@ -38,6 +42,50 @@ extension HTTPConnection {
         }
         if !copied { output.append(body) }
     }
+
+    /// The head of an answer whose body comes in pieces (`HTTPBodyProducer`): chunked for
+    /// HTTP/1.1, up to the close for HTTP/1.0 (which has no chunks). `flush` asks for the
+    /// pieces; until the last one is out no later request of the connection is handled
+    /// (`isBacklogFull`), so answers stay in order.
+    private func encodeProduced(_ response: HTTPResponse, _ producer: any HTTPBodyProducer) {
+        var headers = response.headers
+        if requestVersion == .http11 {
+            headers.append(("Transfer-Encoding", "chunked"))
+        } else {
+            keepAlive = false
+        }
+        let head = HTTPResponseHead(status: response.status, headers: headers)
+        output.appendCopying(expected: 256) { buffer in
+            head.write(into: &buffer, contentLength: nil, keepAlive: keepAlive, requestVersion: requestVersion,
+                       date: server.currentDate())
+        }
+        guard !isHeadRequest else { return }
+        self.producer = producer
+        producerChunked = requestVersion == .http11
+    }
+
+    /// Queues the next piece of the produced body (as a chunk), or its end; false at the end.
+    func producePiece() -> Bool {
+        guard let producer else { return false }
+        guard let piece = producer.nextPiece() else {
+            self.producer = nil
+            if producerChunked { output.append(Self.lastChunk) }
+            return false
+        }
+        guard !piece.isEmpty else { return true }
+        if producerChunked {
+            output.appendCopying(expected: 16) { buffer in
+                buffer.append(contentsOf: String(piece.count, radix: 16).utf8)
+                buffer.append(contentsOf: Self.crlf)
+            }
+        }
+        output.append(piece)
+        if producerChunked { output.appendCopying(expected: 2) { $0.append(contentsOf: Self.crlf) } }
+        return true
+    }
+
+    static let crlf: [UInt8] = [0x0D, 0x0A]
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
 
     func park(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest {
         precondition(state == .handling, "park outside of handle")

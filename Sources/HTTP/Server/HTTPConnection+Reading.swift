@@ -138,7 +138,7 @@ extension HTTPConnection {
 
     /// The client closed its side. A request in progress can never complete.
     func endOfInput() {
-        if !output.isEmpty {
+        if !output.isEmpty || producer != nil {
             state = .closingAfterWrite(linger: false)
             flush()
         } else {

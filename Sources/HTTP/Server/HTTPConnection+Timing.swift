@@ -7,15 +7,23 @@ extension HTTPConnection {
     // MARK: Writing
 
     func flush() {
-        if !output.isEmpty {
-            do {
-                if try output.write(to: transport) > 0 { lastWriteProgress = server.loop.now }
-            } catch {
-                close()
-                return
+        var produced = 0
+        while true {
+            if !output.isEmpty {
+                do {
+                    if try output.write(to: transport) > 0 { lastWriteProgress = server.loop.now }
+                } catch {
+                    close()
+                    return
+                }
             }
-            guard output.isEmpty else { return }
+            // A produced body gets its next piece once the queue is low, a few per call.
+            guard producer != nil, output.count < Self.producerLowWater, produced < Self.producedPerFlush else { break }
+            let before = output.count
+            _ = producePiece()
+            produced += output.count - before
         }
+        guard output.isEmpty, producer == nil else { return }
         if case .closingAfterWrite(let linger) = state {
             if linger {
                 transport.shutdownWrite()
@@ -38,7 +46,7 @@ extension HTTPConnection {
     /// not asleep yet, and holding them measured slower. What has no bytes to send (a close
     /// after the last answer) is done now.
     func flushAtEndOfTurn() {
-        guard !output.isEmpty else {
+        guard !output.isEmpty || producer != nil else {
             flush()
             return
         }
@@ -57,7 +65,7 @@ extension HTTPConnection {
         flush()
         // (Output over the backlog bound had turned reading off, and kept input needs its
         // resume: those settle again.)
-        if output.isEmpty && state == .reading && interest == .readable && pendingInput.isEmpty
+        if output.isEmpty && producer == nil && state == .reading && interest == .readable && pendingInput.isEmpty
             && transport.neededInterest.isEmpty { return }
         settle()
     }
@@ -67,7 +75,7 @@ extension HTTPConnection {
     /// Makes the epoll interest and the deadline match the state.
     func settle() {
         // Output whose flush is scheduled for the end of this turn needs no writable event.
-        let pendingOutput = !output.isEmpty && !flushScheduled
+        let pendingOutput = (!output.isEmpty || producer != nil) && !flushScheduled
         var wanted: Interest
         switch state {
         case .reading:

@@ -44,6 +44,10 @@ final class HTTPConnection: IOHandler {
     var pendingInput: [UInt8] = []
     var pendingStart = 0
     var output = OutputQueue()
+    /// The body of the answer being sent that is still to be made (`HTTPBodyProducer`), and
+    /// whether its pieces go as chunks.
+    var producer: (any HTTPBodyProducer)?
+    var producerChunked = false
     var interest: Interest = .readable
     var timer: LoopTimer!
     var deadline: Instant?
@@ -88,7 +92,7 @@ final class HTTPConnection: IOHandler {
     func handleIO(_ events: IOEvents) {
         // A hang-up or an error with answers waiting: the write reports it (and closes).
         // (TLS may also need a read event to go on writing.)
-        if !output.isEmpty && (events.contains(.writable) || events.contains(.hangup) || events.contains(.error)
+        if (!output.isEmpty || producer != nil) && (events.contains(.writable) || events.contains(.hangup) || events.contains(.error)
                                || !transport.neededInterest.isEmpty) {
             flush()
         }
@@ -126,7 +130,15 @@ final class HTTPConnection: IOHandler {
     /// Over this, no more requests are handled and the socket is not read until the client
     /// reads: a client that sends without reading then fills its own socket buffers, not the
     /// server's memory. One answer may overshoot it (it is queued whole, by reference).
-    var isBacklogFull: Bool { output.count > server.configuration.maxResponseBacklog }
+    /// A produced body still being made counts as full: the next answer waits for its end.
+    var isBacklogFull: Bool { output.count > server.configuration.maxResponseBacklog || producer != nil }
+
+    /// Queued bytes under this ask for the next piece of a produced body.
+    static let producerLowWater = 64 * 1024
+    /// Bytes of pieces made per flush at most (a piece is never split): a client that reads
+    /// as fast as they are made gets the rest on later turns (the writable event comes at
+    /// once), after the other connections.
+    static let producedPerFlush = 64 * 1024
 
     // MARK: Shutdown and close
 
@@ -136,7 +148,7 @@ final class HTTPConnection: IOHandler {
         keepAlive = false
         switch state {
         case .reading:
-            if parser.isIdle && head == nil && output.isEmpty && pendingInput.isEmpty {
+            if parser.isIdle && head == nil && output.isEmpty && producer == nil && pendingInput.isEmpty {
                 close()
             }
         case .parked:
@@ -159,6 +171,7 @@ final class HTTPConnection: IOHandler {
         }
         transport.close()
         output.removeAll()
+        producer = nil
         pendingInput = []
         let parked = self.parked
         let stream = self.stream
