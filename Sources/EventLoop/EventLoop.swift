@@ -21,6 +21,18 @@ public final class EventLoop {
     private var soon: [() -> Void] = []
     private var stopped = false
     private var events: UnsafeMutableBufferPointer<epoll_event>
+    /// Events reported in a turn that had used up `turnBudget` before reaching them; the next
+    /// turn handles them first, before what epoll reports anew.
+    private var deferred: [epoll_event] = []
+
+    /// How long one turn handles events before it leaves the rest for the next: many clients
+    /// whose requests each cost a millisecond or two (a large page) arrive together, and
+    /// without a bound one turn would serve them all before anyone else. The events left are
+    /// handled first in the next turn (after its timers and queued work of this one), so every
+    /// client waits about one budget for its turn, whatever the others ask. Epoll is
+    /// level-triggered, so a left event is never lost, and a stale one (its socket read in
+    /// between) only meets a read that would block.
+    public var turnBudget = TimeSpan.milliseconds(4)
     public let handle: EventLoopHandle
     private var wakeRegistration: IORegistration?
     private var signalSource: SignalSource?
@@ -175,7 +187,7 @@ public final class EventLoop {
     /// them, then due timers, then the work queued for soon.
     public func runOnce(maxWait: TimeSpan? = nil) {
         var timeout = Int32(-1)
-        if !soon.isEmpty {
+        if !soon.isEmpty || !deferred.isEmpty {
             timeout = 0
         } else {
             var wait: TimeSpan? = maxWait
@@ -189,18 +201,45 @@ public final class EventLoop {
         }
         let count = epoll_wait(epollFD, events.baseAddress, Int32(events.count), timeout)
         now = clock.now
-        if count > 0 {
-            dispatch(Int(count))
-        } else if count < 0 && Errno.current != .interrupted {
+        if count < 0 && Errno.current != .interrupted {
             Log.error("epoll_wait failed", ["errno": Errno.current.description])
         }
+        dispatch(max(0, Int(count)))
         runTimers()
         runSoonQueue()
     }
 
+    /// Handles the events left from the last turn, then the `count` new ones, until the turn's
+    /// budget is used up; what is left waits for the next turn (`turnBudget`).
     private func dispatch(_ count: Int) {
-        for i in 0..<count {
-            let event = events[i]
+        let batch = UnsafeMutableBufferPointer(rebasing: events[0..<count])
+        if !deferred.isEmpty {
+            // A descriptor both left over and reported again is handled once, with both.
+            var merged = deferred
+            deferred = []
+            var position: [UInt64: Int] = [:]
+            for (index, event) in merged.enumerated() { position[event.data.u64] = index }
+            for event in batch {
+                if let index = position[event.data.u64] {
+                    merged[index].events |= event.events
+                } else {
+                    merged.append(event)
+                }
+            }
+            merged.withUnsafeMutableBufferPointer { handle($0) }
+            return
+        }
+        handle(batch)
+    }
+
+    private func handle(_ batch: UnsafeMutableBufferPointer<epoll_event>) {
+        let start = now
+        for i in batch.indices {
+            if i > 0 && clock.now - start > turnBudget {
+                deferred = Array(batch[i...])
+                return
+            }
+            let event = batch[i]
             let fd = Int32(bitPattern: UInt32(truncatingIfNeeded: event.data.u64))
             let generation = UInt32(truncatingIfNeeded: event.data.u64 >> 32)
             let index = Int(fd)

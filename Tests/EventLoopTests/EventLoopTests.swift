@@ -77,6 +77,38 @@ final class RecordingHandler: IOHandler {
         #expect(handler.calls.count == 1)
     }
 
+    /// Four descriptors stay readable; each handler takes 3 ms of the manual clock. A turn with
+    /// a 4 ms budget handles two, and the next turn starts with the two it left, once each,
+    /// before the ones epoll reports again.
+    @Test func aTurnPastItsBudgetLeavesTheRestForTheStartOfTheNextTurn() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        loop.turnBudget = .milliseconds(4)
+        var order: [Int] = []
+        var descriptors: [Int32] = []
+        var handlers: [RecordingHandler] = []
+        var registrations: [IORegistration] = []
+        for index in 0..<4 {
+            let fd = eventfd(1, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+            let handler = RecordingHandler()
+            handler.onEvent = { _ in
+                order.append(index)
+                clock.advance(by: .milliseconds(3))
+            }
+            descriptors.append(fd)
+            handlers.append(handler)
+            registrations.append(try loop.register(fd: fd, interest: .readable, handler: handler))
+        }
+        loop.runOnce(maxWait: .zero)
+        #expect(order.count == 2)
+        let handledFirst = Set(order)
+        loop.runOnce(maxWait: .zero)
+        #expect(order.count == 4)
+        #expect(Set(order[2...]) == Set(0..<4).subtracting(handledFirst))
+        for registration in registrations { loop.unregister(registration) }
+        for fd in descriptors { close(fd) }
+    }
+
     /// Two descriptors are ready in the same batch. The first handler closes the second
     /// descriptor and a new one takes its number; the old event must not reach the new owner.
     /// The number is taken over with dup2, which closes and reuses it in one step, so tests
