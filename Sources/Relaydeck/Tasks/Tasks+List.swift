@@ -24,13 +24,39 @@ extension Tasks {
                 .integer(Int64(filter.limit + 1)),
             ]
             let decode = { (row: Row) throws in (task: try WorkTask(row: row), sortAt: try row.int64("sort_at")) }
-            let unchanged = try db.rows(TaskSQL.unchanged(byKey: keyID != nil), values, decode)
-            let moved = try db.rows(TaskSQL.moved, values, decode)
+            // Each query stops at the row that takes it past the byte budget (its second row at
+            // the earliest, so that a first task larger than the budget is known to have a
+            // follower): the merged page can hold no row after that one (its own query's rows
+            // before it are some of the merged rows before it), and the row that ends the page
+            // is always read, so "more follow" stays exact while no large value past the page
+            // is read.
+            var bytes = 0
+            var count = 0
+            let overBudget = { (row: (task: WorkTask, sortAt: Int64)) -> Bool in
+                bytes += row.task.pageBytes
+                count += 1
+                return count > 1 && bytes > filter.byteBudget
+            }
+            let unchanged = try db.rows(TaskSQL.unchanged(byKey: keyID != nil), values, through: overBudget, decode)
+            (bytes, count) = (0, 0)
+            let moved = try db.rows(TaskSQL.moved, values, through: overBudget, decode)
             let rows = (unchanged + moved).sorted { ($0.sortAt, $0.task.id) > ($1.sortAt, $1.task.id) }.prefix(filter.limit + 1)
-            let page = rows.prefix(filter.limit)
-            guard rows.count > filter.limit, let last = page.last else { return (page.map(\.task), nil) }
+            let page = rows.prefix(Self.pageLength(rows.map(\.task), filter))
+            guard rows.count > page.count, let last = page.last else { return (page.map(\.task), nil) }
             return (page.map(\.task), TaskCursor(snapshot: snapshot, issuedAt: cursor?.issuedAt ?? now,
                                                  sortAt: last.sortAt, taskID: last.task.id))
         }
+    }
+
+    /// How many of `rows` (sorted, at most `limit + 1`) make the page: `limit`, or fewer when
+    /// the byte budget ends it first; always at least one, so a task larger than the budget
+    /// is listed too, on a page of its own.
+    static func pageLength(_ rows: [WorkTask], _ filter: TaskFilter) -> Int {
+        var bytes = 0
+        for (index, task) in rows.prefix(filter.limit).enumerated() {
+            bytes += task.pageBytes
+            if bytes > filter.byteBudget { return max(index, 1) }
+        }
+        return min(rows.count, filter.limit)
     }
 }

@@ -40,6 +40,12 @@ public struct WorkTask: Sendable, Equatable {
     public var seenAt: Int64?
     public let host: String?
 
+    /// What the task counts for against a page's byte budget (`TaskFilter.byteBudget`): its
+    /// texts' UTF-8 bytes and the rest of a Task object (IDs, times, names: about 400 bytes).
+    public var pageBytes: Int {
+        400 + title.utf8.count + description.utf8.count + (statusNote?.utf8.count ?? 0) + (host?.utf8.count ?? 0)
+    }
+
     public init(id: String, accountID: String, keyID: String, title: String, description: String, status: Status,
                 priority: Priority, notify: Bool, progress: Int?, statusNote: String?, source: Source, createdAt: Int64,
                 updatedAt: Int64, completedAt: Int64?, seenAt: Int64?, host: String?) {
@@ -63,6 +69,13 @@ public struct WorkTask: Sendable, Equatable {
 
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
+        writeMembers(to: &writer)
+        writer.endObject()
+    }
+
+    /// The members of the Task object, for an object that adds its own after them (an MCP
+    /// tool's task with its ISO 8601 times).
+    public func writeMembers(to writer: inout JSONWriter) {
         writer.key("id")
         writer.string(id)
         writer.key("key_id")
@@ -93,10 +106,8 @@ public struct WorkTask: Sendable, Equatable {
         writer.timestamp(millis: seenAt)
         writer.key("host")
         writer.string(host)
-        writer.endObject()
     }
 }
-
 
 extension WorkTask {
     /// Decodes a row of `TaskSQL.columns`, by name.
