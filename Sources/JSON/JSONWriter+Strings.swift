@@ -7,6 +7,18 @@ extension JSONWriter {
     mutating func appendQuoted(_ text: UnsafeBufferPointer<UInt8>) {
         bytes.reserveCapacity(bytes.count + text.count + 2)
         bytes.append(UInt8(ascii: "\""))
+        appendEscaped(text)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A piece of a string's content, escaped, without quotes: a long string written in
+    /// several pieces (JSON text carried as a string, written as the client reads). Escaping
+    /// goes byte by byte, so the pieces escape to what the whole string would.
+    public mutating func stringContent(_ text: [UInt8]) {
+        text.withUnsafeBufferPointer { appendEscaped($0) }
+    }
+
+    private mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         for i in 0..<text.count {
             let byte = text[i]
@@ -20,7 +32,6 @@ extension JSONWriter {
         if runStart < text.count {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendEscape(_ byte: UInt8) {

@@ -28,7 +28,7 @@ struct MCPContent {
             MCPRoutes.cacheable(&result, exchange, scope: "public")
             return exchange.reply(result)
         case "resources/read":
-            return exchange.reply(try read(exchange))
+            return try read(exchange)
         case "prompts/list":
             var result = JSONObject([("prompts", .array(MCPPrompts.listed))])
             MCPRoutes.cacheable(&result, exchange, scope: "public")
@@ -40,30 +40,73 @@ struct MCPContent {
 
     /// `resources/read`: the content is the key's own data, so a client keeps it privately and
     /// not at all (`ttlMs` 0: it changes with every task).
-    private func read(_ exchange: MCPExchange) throws -> JSONObject {
+    private func read(_ exchange: MCPExchange) throws -> HTTPResponse {
         guard case .string(let uri)? = exchange.params["uri"] else { throw MCPError.invalidParams("\"uri\" must be a string.") }
         let principal = Principal.key(exchange.use)
         let tasks = context.services.tasks
+        var streamed: StreamedArray?
         let content: JSON
         if uri == Self.openURI {
-            var open: [WorkTask] = []
-            var cursor: TaskCursor?
-            repeat {
-                let filter = TaskFilter(statuses: [.todo, .inProgress], limit: TaskFilter.maxLimit)
-                let (page, next) = try tasks.list(principal, filter, after: cursor)
-                open += page
-                cursor = next
-            } while cursor != nil
-            content = .object(JSONObject([("tasks", .array(try open.map(MCPTools.taskJSON)))]))
+            let (open, next) = try openTasks(principal)
+            var members: [(key: String, value: JSON)] = []
+            if StreamedArray.worthStreaming(expectedBytes: open.reduce(0) { $0 + $1.pageBytes }) {
+                var array = StreamedArray(count: open.count) { index, writer in MCPTools.writeTask(open[index], to: &writer) }
+                array.asStringContent = true
+                array.open = Array("{\"tasks\":[".utf8)
+                array.close = Array("]".utf8) + Self.rest(of: open.count, next)
+                streamed = array
+            } else {
+                members.append(("tasks", .array(try open.map(MCPTools.taskJSON))))
+                if let next { members += Self.truncation(shown: open.count, next) }
+            }
+            // A streamed content is written by `streamed`, after the envelope.
+            content = .object(JSONObject(members))
         } else if uri.hasPrefix(Self.taskPrefix), uri.count > Self.taskPrefix.count {
             content = try MCPTools.taskJSON(try tasks.get(principal, taskID: String(uri.dropFirst(Self.taskPrefix.count))))
         } else {
             throw MCPError.invalidParams("Resource not found: \(uri)", restCode: "not_found")
         }
-        let text = String(decoding: content.encoded(), as: UTF8.self)
+        let text = streamed?.placeholder ?? String(decoding: content.encoded(), as: UTF8.self)
         var result = JSONObject([("contents", .array([Self.entry([("uri", uri), ("mimeType", "application/json"), ("text", text)])]))])
         MCPRoutes.cacheable(&result, exchange, scope: "private", ttl: 0)
-        return result
+        let reply = exchange.reply(result)
+        return try streamed?.answer(reply) ?? reply
+    }
+
+    /// The open tasks of the key, newest first, up to one page's byte budget in all
+    /// (`TaskFilter.pageBytes`): a resource is read whole, so past that it is cut, with the
+    /// cursor that `list_tasks` goes on from.
+    private func openTasks(_ principal: Principal) throws -> (tasks: [WorkTask], next: TaskCursor?) {
+        var open: [WorkTask] = []
+        var cursor: TaskCursor?
+        var budget = TaskFilter.pageBytes
+        repeat {
+            let filter = TaskFilter(statuses: Self.openStatuses, limit: TaskFilter.maxLimit, byteBudget: budget)
+            let (page, next) = try context.services.tasks.list(principal, filter, after: cursor)
+            open += page
+            cursor = next
+            budget -= page.reduce(0) { $0 + $1.pageBytes }
+        } while cursor != nil && budget > 0
+        return (open, cursor)
+    }
+
+    static let openStatuses: [WorkTask.Status] = [.todo, .inProgress]
+
+    /// What a cut resource says after its tasks: that it is cut, and how to read on.
+    static func truncation(shown: Int, _ next: TaskCursor) -> [(key: String, value: JSON)] {
+        [("truncated", .bool(true)), ("next_cursor", .string(next.text)),
+         ("note", .string("Only the newest \(shown) open tasks fit in this resource (\(TaskFilter.pageBytes / 1024 / 1024) MiB). "
+                          + "Call list_tasks with status [\"todo\", \"in_progress\"] and cursor \"\(next.text)\" for the rest."))]
+    }
+
+    /// The members after `"tasks":[...]`, as JSON text, for a streamed resource: `}` alone, or
+    /// the truncation's members and `}`.
+    static func rest(of shown: Int, _ next: TaskCursor?) -> [UInt8] {
+        guard let next else { return Array("}".utf8) }
+        var writer = JSONWriter(capacity: 512)
+        writer.value(.object(JSONObject(truncation(shown: shown, next))))
+        // `{"truncated":...}` without its `{`, after a comma.
+        return Array(",".utf8) + writer.bytes.dropFirst()
     }
 
     static func entry(_ members: [(String, String)]) -> JSON {

@@ -31,12 +31,17 @@ extension MCPTools {
         let filter = TaskFilter(statuses: statuses, priorities: priorities, limit: limit)
         let (found, next) = try services.tasks.list(principal, filter, after: cursor)
         let tasks = try services.tasks.markSeen(invocation.use, found)
+        // A page of some size is written as the client reads it (`StreamedArray`).
+        let streamed = StreamedArray.worthStreaming(expectedBytes: tasks.reduce(0) { $0 + $1.pageBytes })
+            ? StreamedArray(count: tasks.count) { index, writer in Self.writeTask(tasks[index], to: &writer) } : nil
         let structured = JSON.object(JSONObject([
-            ("tasks", .array(try tasks.map(Self.taskJSON))), ("next_cursor", next.map { .string($0.text) } ?? .null),
+            ("tasks", try streamed.map { .string($0.placeholder) } ?? .array(tasks.map(Self.taskJSON))),
+            ("next_cursor", next.map { .string($0.text) } ?? .null),
         ]))
         var summary = tasks.isEmpty ? "No tasks." : "\(tasks.count) task\(tasks.count == 1 ? "" : "s"):"
         for task in tasks { summary += "\n- \(task.id): \(Self.line(task))" }
         if let next { summary += "\nMore tasks follow: call list_tasks again with cursor \"\(next.text)\"." }
+        if let streamed { return .streamed(structured, summary: summary, streamed) }
         return .result(structured, summary: summary)
     }
 
@@ -92,11 +97,20 @@ extension MCPTools {
 
     /// The Task object with `created_at_iso`, `updated_at_iso` and `completed_at_iso`.
     static func taskJSON(_ task: WorkTask) throws -> JSON {
-        guard case .object(var object) = try json(task.write) else { throw APIError.defect("a task is not an object") }
-        object["created_at_iso"] = .string(ISO8601.text(millis: task.createdAt))
-        object["updated_at_iso"] = .string(ISO8601.text(millis: task.updatedAt))
-        object["completed_at_iso"] = task.completedAt.map { .string(ISO8601.text(millis: $0)) } ?? .null
-        return .object(object)
+        try json { writeTask(task, to: &$0) }
+    }
+
+    /// The same, written straight into an answer (a streamed page: no value tree per task).
+    static func writeTask(_ task: WorkTask, to writer: inout JSONWriter) {
+        writer.beginObject()
+        task.writeMembers(to: &writer)
+        writer.key("created_at_iso")
+        writer.string(ISO8601.text(millis: task.createdAt))
+        writer.key("updated_at_iso")
+        writer.string(ISO8601.text(millis: task.updatedAt))
+        writer.key("completed_at_iso")
+        writer.string(task.completedAt.map { ISO8601.text(millis: $0) })
+        writer.endObject()
     }
 
     /// `"Fix the login loop" (in_progress, high, 40%)`

@@ -14,6 +14,9 @@ final class MCPTools {
     /// `check_inbox`) that answers later with the same kind of result.
     enum Answer {
         case result(JSON, summary: String)
+        /// A result with one large array in it, written as the client reads
+        /// (`StreamedArray`; `structured` holds its placeholder).
+        case streamed(JSON, summary: String, StreamedArray)
         /// An answer already written (a wait that did not need to wait).
         case response(HTTPResponse)
         case wait(Wait)
@@ -58,6 +61,8 @@ final class MCPTools {
             switch try run(invocation, arguments) {
             case .result(let structured, let summary):
                 return .respond(invocation.reply(structured, summary: summary))
+            case .streamed(let structured, let summary, let array):
+                return .respond(try array.answer(invocation.reply(structured, summary: summary)))
             case .response(let response):
                 return .respond(response)
             case .wait(let wait):

@@ -18,16 +18,25 @@ extension TaskRoutes {
         try query.check()
         let filter = TaskFilter(keyID: keyID, statuses: statuses, priorities: priorities, limit: limit ?? TaskFilter.defaultLimit)
         let (tasks, next) = try tasks.list(principal, filter, after: cursor)
-        return Answers.object(capacity: 64 + tasks.reduce(0) { $0 + 400 + $1.description.utf8.count }) { writer in
+        let expected = tasks.reduce(64) { $0 + $1.pageBytes }
+        // A page of some size is written as the client reads it (`StreamedArray`).
+        let streamed = StreamedArray.worthStreaming(expectedBytes: expected)
+            ? StreamedArray(count: tasks.count) { index, writer in tasks[index].write(to: &writer) } : nil
+        let answer = Answers.response(capacity: streamed == nil ? expected : 256) { writer in
             writer.beginObject()
             writer.key("tasks")
-            writer.beginArray()
-            for task in tasks { task.write(to: &writer) }
-            writer.endArray()
+            if let streamed {
+                writer.string(streamed.placeholder)
+            } else {
+                writer.beginArray()
+                for task in tasks { task.write(to: &writer) }
+                writer.endArray()
+            }
             writer.key("next_cursor")
             writer.string(next?.text)
             writer.endObject()
         }
+        return .respond(try streamed?.answer(answer) ?? answer)
     }
 
     /// `POST /v1/tasks` (`rest-api.md#create-a-task`): only `title` is necessary; `key_id` is
