@@ -51,6 +51,18 @@ def still_waiting(connection: RawConnection, seconds: float = SETTLE) -> bool:
     return not readable
 
 
+def web_session(server, client, token: str) -> str:
+    """A session cookie of the account (the web console's sign-in with its token)."""
+    origin = f"http://{server.host}:{server.port}"
+    response = client.call("POST", "/web/session", json={"account_token": token}, headers={"Origin": origin})
+    assert response.status == 201, response
+    return response.header("Set-Cookie").split(";", 1)[0]
+
+
+def session_wait(target: str, cookie: str) -> bytes:
+    return request_bytes("GET", target, None, {"Cookie": cookie})
+
+
 def ask(client, secret: str) -> str:
     response = client.call("POST", "/v1/questions", json={"prompt": "Deploy now?"}, token=secret)
     assert response.status == 201, response
@@ -103,7 +115,9 @@ def test_deleting_the_account_ends_the_waits_of_its_token_and_every_key(server, 
     token, _, secret = setup(py)
     _, other = create_key(py, token, "Codex")
     question = ask(py, secret)
+    cookie = web_session(server, py, token)
     requests = [rest_wait(f"/v1/questions/{question}?wait=50", token), rest_wait("/v1/inbox?wait=50", secret),
+                session_wait(f"/v1/questions/{question}?wait=50", cookie),
                 mcp_call("check_inbox", {"wait_seconds": 50}, other),
                 mcp_call("get_answer", {"question_id": question, "wait_seconds": 50}, secret)]
     waiters = [(park(server, r), r) for r in requests]
@@ -141,12 +155,15 @@ def test_the_accounts_own_waiting_calls_are_capped_at_64(server, py):
     token, _, secret = setup(py)
     question = ask(py, secret)
     target = f"/v1/questions/{question}?wait=50"
-    waiters = [park(server, rest_wait(target, token)) for _ in range(64)]
+    # The token and the web sessions count together.
+    cookie = web_session(server, py, token)
+    waiters = [park(server, rest_wait(target, token)) for _ in range(32)]
+    waiters += [park(server, session_wait(target, cookie)) for _ in range(32)]
     time.sleep(SETTLE * 2)
     assert all(still_waiting(c, 0) for c in waiters)
-    over = py.call("GET", target, token=token)
-    assert_rate_limited(over, 1)
-    assert over.header("Retry-After") == "1"
+    for over in (py.call("GET", target, token=token), py.call("GET", target, headers={"Cookie": cookie})):
+        assert_rate_limited(over, 1)
+        assert over.header("Retry-After") == "1"
     # `wait=0` is not counted, and a key of the account has its own 32.
     assert py.call("GET", f"/v1/questions/{question}?wait=0", token=token).status == 200
     keys_wait = park(server, rest_wait(target, secret))
