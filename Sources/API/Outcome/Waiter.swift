@@ -30,7 +30,6 @@ final class Waiter {
         }
     }
 
-    var keyID: String? { principal?.keyID }
     var isActive: Bool { parked.isActive }
 
     /// A wake-up: answers when `poll` has an answer.
