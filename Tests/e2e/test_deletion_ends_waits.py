@@ -77,13 +77,15 @@ def fresh(server, request: bytes):
 
 def expect_ended(server, waiters: list[tuple[RawConnection, bytes]], deleted_at: float) -> None:
     """Each waiting call answered within the bound with the 401 a new request gets."""
+    answers = []
     for connection, request in waiters:
-        response = connection.read_response(timeout=5)
-        elapsed = time.monotonic() - deleted_at
+        answers.append((connection.read_response(timeout=5), time.monotonic() - deleted_at, request))
+    for response, elapsed, request in answers:
         assert elapsed < BOUND, (elapsed, response)
         assert_error(response, 401, UNAUTHORIZED)
         now = fresh(server, request)
         assert (now.status, now.body) == (response.status, response.body)
+    for connection, _ in waiters:
         connection.close()
 
 
