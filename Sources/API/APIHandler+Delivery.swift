@@ -23,8 +23,9 @@ extension APIHandler {
             finish(record)
         case .park(let wait):
             guard context.wakeups.hasRoom(for: record.principal) else {
-                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process.
-                // An MCP tool decides before it parks; its refusal stays JSON-RPC all the same.
+                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process,
+                // 64 for the account's token and sessions. An MCP tool decides before it parks;
+                // a refusal here would still be JSON-RPC.
                 let refusal = APIError.rateLimited(retryAfter: 1)
                 record.note(refusal)
                 deliver(.respond(wait.failed(refusal)), to: channel, record: record)
