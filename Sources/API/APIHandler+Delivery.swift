@@ -9,8 +9,8 @@ extension APIHandler {
         case parked(ParkedRequest)
     }
 
-    /// Carries out an outcome: answers, parks (32 waiting calls per key at most), or opens
-    /// a stream; the record goes to the hook once the answer is out.
+    /// Carries out an outcome: answers, parks (`Wakeups.hasRoom`: 32 waiting calls per key,
+    /// 64 per account), or opens a stream; the record goes to the hook once the answer is out.
     func deliver(_ outcome: Outcome, to channel: Channel, record: RequestRecord) {
         var record = record
         switch outcome {
@@ -22,10 +22,13 @@ extension APIHandler {
             record.status = response.status
             finish(record)
         case .park(let wait):
-            let keyID = record.principal?.keyID
-            if let keyID, context.wakeups.count(of: keyID) >= Self.waitingCallsPerKey {
-                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process.
-                deliver(.respond(failure(APIError.rateLimited(retryAfter: 1), &record)), to: channel, record: record)
+            guard context.wakeups.hasRoom(for: record.principal) else {
+                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process,
+                // 64 for the account's token and sessions. An MCP tool decides before it parks;
+                // a refusal here would still be JSON-RPC.
+                let refusal = APIError.rateLimited(retryAfter: 1)
+                record.note(refusal)
+                deliver(.respond(wait.failed(refusal)), to: channel, record: record)
                 return
             }
             record.parked = true
@@ -37,7 +40,7 @@ extension APIHandler {
                 waiting.restartTimer(wait.timeout)
                 parked = waiting
             }
-            let waiter = Waiter(wait: wait, record: record, keyID: keyID, parked: parked) { [weak self] waiter in
+            let waiter = Waiter(wait: wait, record: record, parked: parked) { [weak self] waiter in
                 self?.context.wakeups.remove(waiter)
                 self?.finish(waiter.record)
             }

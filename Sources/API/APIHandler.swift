@@ -36,17 +36,12 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
-        // Every committed change wakes the parked calls that wait on it.
-        services.hub.subscribe { [weak context] change in
-            for topic in WakeTopic.topics(for: change) { context?.wakeups.wake(topic) }
-        }
+        // Every committed change wakes the parked calls that wait on it; a deletion ends them.
+        services.hub.subscribe { [weak context] change in context?.wakeups.changed(change) }
     }
 
     /// Parked calls waiting now.
     public var waitingCount: Int { context.wakeups.count }
-
-    /// Calls of one key that may wait at the same time (`overview.md#rate-limits`).
-    static let waitingCallsPerKey = 32
 
     // MARK: HTTPHandler
 

@@ -65,7 +65,10 @@ final class MCPTools {
                 return .respond(try array.answer(invocation.reply(structured, summary: summary)))
             case .response(let response):
                 return .respond(response)
-            case .wait(let wait):
+            case .wait(var wait):
+                // A wait that fails later (its question gone, the store away) is a tool error
+                // like any other, never the REST body.
+                wait.failed = { invocation.replyFailure($0) }
                 return .park(wait)
             }
         } catch {
@@ -94,9 +97,10 @@ final class MCPTools {
     }
 
     /// Whether the key may hold one more waiting call (`mcp.md#ask-the-person`: 32 per key
-    /// on one process, with the REST requests that wait).
+    /// on one process, with the REST requests that wait), by the rule the delivery applies.
+    /// A tool asks before it parks: `ask_user` still asks above it, the others fail as tools.
     func mayWait(_ use: KeyUse) -> Bool {
-        context.wakeups.count(of: use.keyID) < APIHandler.waitingCallsPerKey
+        context.wakeups.hasRoom(for: .key(use))
     }
 
     static let tooManyWaiting = {

@@ -12,9 +12,10 @@ enum Outcome {
 
 /// A held request (`GET /v1/questions/{question_id}?wait=`, the inbox, a waiting MCP tool).
 /// It ends at the first of: a wake-up on one of its topics whose `poll` gives an answer, its
-/// timeout (`expire` answers), the server stopping (`expire` too), or the client going away
-/// (nothing to answer). The endpoint checks the state before it parks, so a change that
-/// committed earlier is never missed.
+/// timeout (`expire` answers), the server stopping (`expire` too), the deletion of the key or
+/// account that sent it (`401`, the answer a credential that no longer works gets), or the
+/// client going away (nothing to answer). The endpoint checks the state before it parks, so a
+/// change that committed earlier is never missed.
 struct Wait {
     var timeout: TimeSpan
     /// The changes that make it look again.
@@ -27,6 +28,9 @@ struct Wait {
     /// waited and found nothing has no entry). A question whose own expiry ends the wait got
     /// a result, so its endpoint says false.
     var expiryOnlyWaited = true
+    /// The answer when `poll` or `expire` throws, or the wait is refused: the REST error
+    /// body, or for an MCP tool a JSON-RPC result (`MCPTools.call` sets it), never the other.
+    var failed: (APIError) -> HTTPResponse = { $0.response }
 }
 
 /// What a change wakes: a name such as `question:qst_...` or `inbox:key_...`, made by the

@@ -1,19 +1,24 @@
 import HTTP
+import Relaydeck
 
 /// One parked call: its wait, its record, and the connection's parked request. It answers
-/// once, whichever of wake-up, timeout or server stop comes first; a client that goes away
-/// ends it without an answer. Either way `ended` gets it, with the record complete.
+/// once, whichever of wake-up, timeout, server stop or the deletion of its credential comes
+/// first; a client that goes away ends it without an answer. Either way `ended` gets it,
+/// with the record complete.
 final class Waiter {
     let wait: Wait
-    /// The key whose waiting calls this one counts toward, if an API key sent it.
-    let keyID: String?
+    /// Who sent it (nil for a route without a credential): the key or account whose waiting
+    /// calls it counts toward, and whose deletion ends it.
+    let principal: Principal?
     private(set) var record: RequestRecord
     private let parked: ParkedRequest
     private let ended: (Waiter) -> Void
+    /// Its key or account was deleted: whatever ends it now answers `401`.
+    private var revoked = false
 
-    init(wait: Wait, record: RequestRecord, keyID: String?, parked: ParkedRequest, ended: @escaping (Waiter) -> Void) {
+    init(wait: Wait, record: RequestRecord, parked: ParkedRequest, ended: @escaping (Waiter) -> Void) {
         self.wait = wait
-        self.keyID = keyID
+        principal = record.principal
         self.record = record
         self.parked = parked
         self.ended = ended
@@ -33,15 +38,35 @@ final class Waiter {
         answer(.answered, wait.poll)
     }
 
+    /// The credential that sent it no longer works. From here on it can only answer `401`,
+    /// even if a wake-up or its timer comes before `end` does.
+    func revoke() {
+        revoked = true
+    }
+
+    /// Answers a revoked call now.
+    func end() {
+        guard parked.isActive, revoked else { return }
+        answer(.answered) { nil }
+    }
+
     private func answer(_ ending: RequestRecord.Ending, _ make: () throws -> HTTPResponse?) {
         let response: HTTPResponse
-        do {
-            guard let made = try make() else { return }
-            response = made
-        } catch {
-            let failure = APIError.from(error)
-            record.note(failure)
-            response = failure.response
+        if revoked {
+            // What a request with this credential gets now (`mcp.md#connect`: `/mcp` gives the
+            // REST body too). The key's or account's activity goes with it, so no entry.
+            record.note(APIError.unauthorized)
+            record.hasEntry = false
+            response = APIError.unauthorized.response
+        } else {
+            do {
+                guard let made = try make() else { return }
+                response = made
+            } catch {
+                let failure = APIError.from(error)
+                record.note(failure)
+                response = wait.failed(failure)
+            }
         }
         record.status = response.status
         record.ending = ending

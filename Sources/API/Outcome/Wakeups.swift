@@ -1,13 +1,26 @@
 import EventLoop
+import Relaydeck
 
-/// The parked calls, by what wakes them. A change announces its topics after it committed;
-/// the waiters look again from the loop, after the request that made the change is answered,
-/// so a `poll` never runs inside another request's transaction. Loop thread only.
+/// The parked calls, by what wakes them and by who sent them. A change announces its topics
+/// after it committed; the waiters look again from the loop, after the request that made the
+/// change is answered, so a `poll` never runs inside another request's transaction. A
+/// committed `key.deleted` or `account.deleted` ends the calls of that key or account the
+/// same way. Loop thread only.
 final class Wakeups {
+    /// Calls of one key that may wait at the same time (`overview.md#rate-limits`: 32 on one
+    /// server process, REST and MCP together).
+    static let perKey = 32
+    /// Calls of one account's own credentials (its token and web sessions) that may wait at
+    /// the same time. A person has several devices and tabs where an agent is one process:
+    /// four for each of the 16 event streams an account may hold (`events.md#reconnect`).
+    static let perAccount = 64
+
     private let loop: EventLoop
     private var waiters: [WakeTopic: [ObjectIdentifier: Waiter]] = [:]
     private var pending: [WakeTopic] = []
     private var scheduled = false
+    /// Revoked calls waiting for `drain` to answer them.
+    private var revoked: [Waiter] = []
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -15,38 +28,98 @@ final class Wakeups {
 
     /// Every parked call, topics or not.
     private var active: [ObjectIdentifier: Waiter] = [:]
-    private var countByKey: [String: Int] = [:]
+    /// The calls of each key, and of each account (its keys' calls too).
+    private var byKey: [String: [ObjectIdentifier: Waiter]] = [:]
+    private var byAccount: [String: [ObjectIdentifier: Waiter]] = [:]
+    /// The calls an account's own credentials sent, by account.
+    private var countByAccount: [String: Int] = [:]
 
     /// Parked calls waiting now.
     var count: Int { active.count }
 
     /// Parked calls of one key waiting now.
-    func count(of keyID: String) -> Int { countByKey[keyID] ?? 0 }
+    func count(of keyID: String) -> Int { byKey[keyID]?.count ?? 0 }
+
+    /// Parked calls the account's token and web sessions sent, waiting now.
+    func count(ofAccount accountID: String) -> Int { countByAccount[accountID] ?? 0 }
+
+    /// Whether `principal` may have one more waiting call: the one rule for REST and MCP.
+    func hasRoom(for principal: Principal?) -> Bool {
+        switch principal {
+        case .key(let use)?: count(of: use.keyID) < Self.perKey
+        case .account(let accountID)?: count(ofAccount: accountID) < Self.perAccount
+        case nil: true
+        }
+    }
 
     func add(_ waiter: Waiter) {
-        guard active.updateValue(waiter, forKey: ObjectIdentifier(waiter)) == nil else { return }
-        if let keyID = waiter.keyID { countByKey[keyID, default: 0] += 1 }
+        let id = ObjectIdentifier(waiter)
+        guard active.updateValue(waiter, forKey: id) == nil else { return }
+        if let principal = waiter.principal {
+            byAccount[principal.accountID, default: [:]][id] = waiter
+            switch principal {
+            case .key(let use): byKey[use.keyID, default: [:]][id] = waiter
+            case .account(let accountID): countByAccount[accountID, default: 0] += 1
+            }
+        }
         for topic in waiter.wait.topics {
-            waiters[topic, default: [:]][ObjectIdentifier(waiter)] = waiter
+            waiters[topic, default: [:]][id] = waiter
         }
     }
 
     func remove(_ waiter: Waiter) {
-        guard active.removeValue(forKey: ObjectIdentifier(waiter)) != nil else { return }
+        let id = ObjectIdentifier(waiter)
+        guard active.removeValue(forKey: id) != nil else { return }
         for topic in waiter.wait.topics {
-            waiters[topic]?.removeValue(forKey: ObjectIdentifier(waiter))
+            waiters[topic]?.removeValue(forKey: id)
             if waiters[topic]?.isEmpty == true { waiters[topic] = nil }
         }
-        if let keyID = waiter.keyID {
-            countByKey[keyID, default: 1] -= 1
-            if countByKey[keyID] == 0 { countByKey[keyID] = nil }
+        if let principal = waiter.principal {
+            Self.drop(id, principal.accountID, from: &byAccount)
+            switch principal {
+            case .key(let use): Self.drop(id, use.keyID, from: &byKey)
+            case .account(let accountID):
+                countByAccount[accountID, default: 1] -= 1
+                if countByAccount[accountID] == 0 { countByAccount[accountID] = nil }
+            }
         }
+    }
+
+    private static func drop(_ id: ObjectIdentifier, _ name: String, from table: inout [String: [ObjectIdentifier: Waiter]]) {
+        table[name]?.removeValue(forKey: id)
+        if table[name]?.isEmpty == true { table[name] = nil }
+    }
+
+    /// A committed change (the hub publishes only those): the topics it wakes look again, and
+    /// a deleted key's or account's calls end with `401`, soon.
+    func changed(_ change: Change) {
+        switch change.event {
+        case .keyDeleted(let keyID): revoke(byKey[keyID])
+        case .accountDeleted: revoke(byAccount[change.accountID])
+        default: break
+        }
+        for topic in WakeTopic.topics(for: change) { wake(topic) }
     }
 
     /// Something under `topic` changed: its waiters look again, soon.
     func wake(_ topic: WakeTopic) {
         guard waiters[topic] != nil else { return }
         pending.append(topic)
+        schedule()
+    }
+
+    /// Marked at once, so no wake-up or timer of this turn answers them otherwise; answered
+    /// from the loop like a wake-up, never inside the deleting request's COMMIT.
+    private func revoke(_ calls: [ObjectIdentifier: Waiter]?) {
+        guard let calls else { return }
+        for waiter in calls.values {
+            waiter.revoke()
+            revoked.append(waiter)
+        }
+        schedule()
+    }
+
+    private func schedule() {
         guard !scheduled else { return }
         scheduled = true
         loop.runSoon { [weak self] in self?.drain() }
@@ -54,6 +127,9 @@ final class Wakeups {
 
     private func drain() {
         scheduled = false
+        let ending = revoked
+        revoked = []
+        for waiter in ending { waiter.end() }
         let topics = pending
         pending = []
         for topic in topics {
