@@ -63,7 +63,7 @@ package-deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(PACKAGE_APT_PACKAGES)
 
 # The .deb checked with dpkg-deb and lintian, installed into a fresh Debian root made with
-# debootstrap (a few minutes, and network to deb.debian.org), purged again. Not in `make test`.
+# debootstrap (a few minutes, and network to its Debian mirror), purged again. Not in `make test`.
 package-test: package-deps deb
 	RELAYDECK_DEB=$(DIST)/relaydeck_$$(packaging/version)_$(ARCH).deb $(VENV)/bin/python -m pytest Tests/package -q
 

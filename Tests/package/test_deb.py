@@ -109,10 +109,12 @@ def debian_root(tmp_path_factory):
         done = run("cp", "-a", pristine, root)
         assert done.returncode == 0, done.stderr
     else:
-        mirror = os.environ.get("DEBIAN_MIRROR", "http://deb.debian.org/debian")
-        done = run("debootstrap", "--variant=minbase", "bookworm", root, mirror, timeout=1200)
+        # debootstrap's own default mirror, unless DEBIAN_MIRROR names another.
+        mirror = os.environ.get("DEBIAN_MIRROR")
+        done = run("debootstrap", "--variant=minbase", "bookworm", root, *([mirror] if mirror else []), timeout=1200)
         if done.returncode != 0:
-            pytest.fail(f"debootstrap failed (network to {mirror}?):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+            source = mirror or "debootstrap's default mirror"
+            pytest.fail(f"debootstrap failed (network to {source}?):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
     # Every real system has /proc (under systemd too, with ProtectProc=invisible); the Swift
     # runtime reads /proc/self to find itself and stops without it.
     assert run("mount", "-t", "proc", "proc", root / "proc").returncode == 0
