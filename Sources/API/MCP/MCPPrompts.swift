@@ -33,7 +33,7 @@ enum MCPPrompts {
                 in progress with its progress and status note, and what is next. Call check_inbox first.
                 """
         default:
-            throw .invalidParams("Unknown prompt: \(name). Call prompts/list for the prompts.")
+            throw .invalidParams("Unknown prompt: \(FieldNames.shown(name)). Call prompts/list for the prompts.")
         }
         let message = JSON.object(JSONObject([
             ("role", .string("user")),
