@@ -1,9 +1,9 @@
 """The Origin's scheme, the Host of MCP and web-console requests (DNS rebinding), and several
 session cookies in one request (issue 26)."""
 
+import json
 import socket
-
-import pytest
+import subprocess
 
 from api import assert_error, create_account
 from http_clients import PythonClient
@@ -108,3 +108,31 @@ def test_live_sessions_of_two_accounts_in_one_request_are_refused(client, server
     second = sign_in(client, server, token)
     same = client.call("GET", "/v1/account", headers={"Cookie": f"{COOKIE}={mine}; {COOKIE}={second}"})
     assert same.status == 200, same
+
+
+def test_an_http_origin_is_not_the_origin_of_an_https_server(start_server, tmp_path):
+    """With TLS_CERT_FILE every connection is TLS, so the own scheme is https."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-keyout", "key.pem", "-out", "cert.pem", "-subj", "/CN=127.0.0.1", "-days", "2",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], cwd=tmp_path, check=True, capture_output=True, timeout=60)
+    server = start_server({"TLS_CERT_FILE": str(tmp_path / "cert.pem"), "TLS_KEY_FILE": str(tmp_path / "key.pem")})
+    base = f"https://127.0.0.1:{server.port}"
+
+    def curl(path: str, body: dict, headers: dict) -> tuple[int, dict]:
+        args = ["curl", "-sS", "-k", "-o", "-", "-w", "\n%{http_code}", "-X", "POST", base + path,
+                "-H", "Content-Type: application/json", "--data-binary", json.dumps(body)]
+        for name, value in headers.items():
+            args += ["-H", f"{name}: {value}"]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        text, _, status = done.stdout.rpartition("\n")
+        return int(status), json.loads(text) if text else {}
+
+    status, made = curl("/v1/accounts", {}, {})
+    assert status == 201, made
+    status, key = curl("/v1/keys", {"label": "Cursor"}, {"Authorization": f"Bearer {made['token']}"})
+    assert status == 201, key
+    auth = {"X-API-Key": key["secret"]}
+    status, refused = curl("/mcp", PING, {**auth, "Origin": f"http://127.0.0.1:{server.port}"})
+    assert (status, refused) == (403, {"error": {"code": FOREIGN_ORIGIN[0], "message": FOREIGN_ORIGIN[1]}})
+    assert curl("/mcp", PING, {**auth, "Origin": base})[0] == 200
