@@ -1,4 +1,5 @@
 import JSON
+import Relaydeck
 
 /// The prompts of `mcp.md#prompts` (`2026-07-28/server/prompts`): `plan_work` divides a goal
 /// into tasks, `status_report` summarizes the work.
@@ -18,6 +19,11 @@ enum MCPPrompts {
         case "plan_work":
             guard case .string(let goal)? = params["arguments"]?["goal"], !goal.isEmpty else {
                 throw .invalidParams("plan_work needs the argument goal.")
+            }
+            // The contract sets no bound: a goal may be as long as a task's description, so
+            // the answer is never larger than what a task may hold.
+            if case .failure(let problem) = TextRule.taskDescription.check(goal) {
+                throw .invalidParams("goal: \(problem.message)")
             }
             text = """
                 Goal: \(goal)
