@@ -38,6 +38,27 @@ import Testing
         ]))
     }
 
+    /// A 900 KB unknown field name is echoed cut to 64 code points and an ellipsis.
+    @Test func aHugeFieldNameIsCutWithAnEllipsis() {
+        let name = String(repeating: "n", count: 900_000)
+        let error = APIError.validation([FieldProblem(name, "Unknown field.")])
+        let cut = String(repeating: "n", count: 64) + "…"
+        #expect(text(error) == #"{"error":{"code":"validation_failed","message":"Invalid fields: \#(cut).","fields":{"\#(cut)":"Unknown field."}}}"#)
+        let exact = String(repeating: "é", count: 64)
+        #expect(APIError.validation([FieldProblem(exact, "Unknown field.")]).fields.map(\.field) == [exact])
+    }
+
+    /// At most 20 fields are listed, the first in order, and the message says how many more.
+    @Test func theListedFieldsAreBoundedAndTheRestCounted() {
+        let problems = (0..<25_000).reversed().map { FieldProblem("f\($0)", "Unknown field.") }
+        let error = APIError.validation(problems)
+        let first = (0..<25_000).map { "f\($0)" }.sorted().prefix(20)
+        #expect(error.fields.map(\.field) == Array(first))
+        #expect(error.moreFields == 24_980)
+        #expect(error.message == "Invalid fields: \(first.joined(separator: ", ")), and 24,980 more.")
+        #expect(error.response.body.count < 1_000)
+    }
+
     @Test func anUnavailableStoreIsServiceUnavailableWithRetryAfter() {
         let error = APIError.from(StoreError.unavailable(retryAfterSeconds: 1))
         #expect(error.response.status == 503)

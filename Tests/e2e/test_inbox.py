@@ -116,8 +116,11 @@ def test_unknown_ambiguous_or_own_recipients_are_404(client, agent):
     create_key(client, token, "twin")
     _, stranger = create_account(client)
     their_key, _ = create_key(client, stranger, "theirs")
-    for to in ("twin", "Claude Code", key["id"], "nobody", their_key["id"], "theirs", "claude code"):
+    for to in ("Claude Code", key["id"], "nobody", their_key["id"], "theirs", "claude code"):
         assert_error(send(client, "hi", secret=secret, to=to), 404, KEY_NOT_FOUND)
+    # A shared label is 404 too, with a message that says why (test_input_bounds.py).
+    assert_error(send(client, "hi", secret=secret, to="twin"), 404,
+                 ("not_found", "Key not found: more than one key has this label. Send to the key ID instead."))
     for key_id in (their_key["id"], UNKNOWN_KEY_ID):
         assert_error(send(client, "hi", token=token, key_id=key_id), 404, KEY_NOT_FOUND)
 

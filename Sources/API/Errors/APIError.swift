@@ -10,6 +10,8 @@ public struct APIError: Error, Sendable {
     public let code: String
     public let message: String
     public var fields: [FieldProblem] = []
+    /// Fields with a problem beyond those in `fields` (`FieldNames.maxListed`).
+    public var moreFields = 0
     public var headers: [(name: String, value: String)] = []
 
     init(_ status: Int, _ code: String, _ message: String) {
@@ -59,15 +61,33 @@ public struct APIError: Error, Sendable {
 
     static func validation(_ problems: [FieldProblem]) -> APIError {
         // One message per field, names in order, so the answer does not depend on the order
-        // of the body.
+        // of the body. A name is cut and the list bounded (`FieldNames`), so the answer stays
+        // small whatever names the client sent.
         var byField: [String: String] = [:]
-        for problem in problems where byField[problem.field] == nil {
-            byField[problem.field] = problem.message
+        for problem in problems {
+            let name = FieldNames.shown(problem.field)
+            if byField[name] == nil { byField[name] = problem.message }
         }
-        let sorted = byField.keys.sorted()
-        var error = APIError(422, "validation_failed", "Invalid fields: \(sorted.joined(separator: ", ")).")
-        error.fields = sorted.map { FieldProblem($0, byField[$0]!) }
+        let listed = Self.first(FieldNames.maxListed, of: byField.keys)
+        let more = byField.count - listed.count
+        let tail = more > 0 ? ", and \(TextRules.grouped(more)) more" : ""
+        var error = APIError(422, "validation_failed", "Invalid fields: \(listed.joined(separator: ", "))\(tail).")
+        error.fields = listed.map { FieldProblem($0, byField[$0]!) }
+        error.moreFields = more
         return error
+    }
+
+    /// The `count` smallest names, in order, without sorting them all (a body may have
+    /// tens of thousands of unknown fields).
+    private static func first(_ count: Int, of names: Dictionary<String, String>.Keys) -> [String] {
+        var kept: [String] = []
+        for name in names {
+            if kept.count == count, let last = kept.last, name >= last { continue }
+            let at = kept.firstIndex { name < $0 } ?? kept.endIndex
+            kept.insert(name, at: at)
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept
     }
 
     /// The answers of the HTTP layer, for requests refused before routing.

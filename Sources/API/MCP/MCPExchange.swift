@@ -30,6 +30,7 @@ struct MCPExchange {
     var clientInfo: Key.Client? {
         let info = revision.isModern ? meta?[MCPRevision.clientInfoKey] : (method == "initialize" ? params["clientInfo"] : nil)
         guard let name = info?["name"]?.stringValue, let version = info?["version"]?.stringValue,
+              name.utf8.count <= Self.maxClientBytes, version.utf8.count <= Self.maxClientBytes,
               (1...Self.maxClientText).contains(name.count), version.count <= Self.maxClientText,
               !TextRules.hasControlCharacters(name), !TextRules.hasControlCharacters(version) else { return nil }
         return Key.Client(name: name, version: version)
@@ -37,4 +38,7 @@ struct MCPExchange {
 
     /// The longest client name or version kept.
     static let maxClientText = 100
+    /// Its bound in bytes, checked first (as `TextRule` does): 100 characters may otherwise be
+    /// a megabyte of combining marks, kept as `last_client` and shown in every agent list.
+    static let maxClientBytes = 600
 }

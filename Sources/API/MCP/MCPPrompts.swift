@@ -1,4 +1,5 @@
 import JSON
+import Relaydeck
 
 /// The prompts of `mcp.md#prompts` (`2026-07-28/server/prompts`): `plan_work` divides a goal
 /// into tasks, `status_report` summarizes the work.
@@ -19,6 +20,11 @@ enum MCPPrompts {
             guard case .string(let goal)? = params["arguments"]?["goal"], !goal.isEmpty else {
                 throw .invalidParams("plan_work needs the argument goal.")
             }
+            // The contract sets no bound: a goal may be as long as a task's description, so
+            // the answer is never larger than what a task may hold.
+            if case .failure(let problem) = TextRule.taskDescription.check(goal) {
+                throw .invalidParams("goal: \(problem.message)")
+            }
             text = """
                 Goal: \(goal)
 
@@ -33,7 +39,7 @@ enum MCPPrompts {
                 in progress with its progress and status note, and what is next. Call check_inbox first.
                 """
         default:
-            throw .invalidParams("Unknown prompt: \(name). Call prompts/list for the prompts.")
+            throw .invalidParams("Unknown prompt: \(FieldNames.shown(name)). Call prompts/list for the prompts.")
         }
         let message = JSON.object(JSONObject([
             ("role", .string("user")),

@@ -11,21 +11,18 @@ final class MCPRoutes: RouteGroup {
     let context: APIContext
     let tools: MCPTools
     let server: MCPServerInfo
-    /// `PUBLIC_URL`, the own origin the `Origin` check takes (`OwnOrigin`).
-    let publicOrigin: String?
 
     init(_ context: APIContext) {
         self.context = context
         tools = MCPTools(context)
         server = MCPServerInfo(version: context.configuration.serverVersion)
-        publicOrigin = context.configuration.publicOrigin
     }
 
     var routes: [Route] {
         var post = Endpoint(.post, .apiKey { [self] call, use in serve(&call, use) })
         post.keyInQuery = true
-        post.screen = { [publicOrigin] request throws(APIError) in
-            try OwnOrigin.checkIfPresent(request.head, publicOrigin: publicOrigin)
+        post.screen = { [configuration = context.configuration] request throws(APIError) in
+            try OwnOrigin.screen(request.head, configuration)
         }
         return [Route("/mcp", surface: .mcp, [post])]
     }

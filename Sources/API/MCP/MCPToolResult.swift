@@ -40,6 +40,7 @@ enum MCPToolResult {
         switch error.code {
         case "validation_failed":
             let each = error.fields.map { "\($0.field): \($0.message)" }.joined(separator: " ")
+                + (error.moreFields > 0 ? " And \(TextRules.grouped(error.moreFields)) more." : "")
             return "Invalid arguments. \(each) Correct these arguments and call \(tool.name) again."
         case "not_found":
             return "\(error.message) \(tool.notFoundHint)"

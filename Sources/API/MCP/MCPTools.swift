@@ -51,7 +51,7 @@ final class MCPTools {
         }
         guard let tool = MCPToolCatalog.tool(named: name) else {
             // `2026-07-28/server/tools#error-handling`: an unknown tool is a protocol error.
-            throw MCPError.invalidParams("Unknown tool: \(name). Call tools/list for the tools.", restCode: "not_found")
+            throw MCPError.invalidParams("Unknown tool: \(FieldNames.shown(name)). Call tools/list for the tools.", restCode: "not_found")
         }
         note.action = name
         let arguments = exchange.params["arguments"] ?? .object(JSONObject())

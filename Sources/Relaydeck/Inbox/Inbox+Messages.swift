@@ -9,8 +9,8 @@ extension Inbox {
         case to(String)
     }
 
-    /// Sends a message to a key's inbox. An unknown recipient, a label two keys have, or the
-    /// sender itself is `404`; a `taskID` the sender cannot read is `404` too.
+    /// Sends a message to a key's inbox. An unknown recipient, a label two keys have (with its
+    /// own message), or the sender itself is `404`; a `taskID` the sender cannot read is `404` too.
     public func send(_ principal: Principal, to recipient: Recipient, text: CheckedText, taskID: String?) throws -> InboxItem {
         let accountID = principal.accountID
         var change: Change?
@@ -37,13 +37,17 @@ extension Inbox {
     /// `to`: a key ID, else an exact label that one live key has; never the sender.
     private static func resolve(_ db: Database, accountID: String, _ name: String, sender: String?) throws -> String {
         let notFound = DomainError.notFound("Key not found.")
+        let ambiguous = DomainError.notFound("Key not found: more than one key has this label. Send to the key ID instead.")
         var keyID: String
         do {
             keyID = try Keys.fetch(db, accountID: accountID, keyID: name).id
         } catch DomainError.notFound {
             let matches = try db.rows(InboxSQL.keysByLabel, [.text(accountID), .text(name)]) { try $0.text("id") }
-            guard matches.count == 1 else { throw notFound }
-            keyID = matches[0]
+            // `inbox.md#send-a-message` makes a shared label `404` like an unknown one; the
+            // message says which it is, and what to send instead.
+            guard matches.count < 2 else { throw ambiguous }
+            guard let only = matches.first else { throw notFound }
+            keyID = only
         }
         guard keyID != sender else { throw notFound }
         return keyID

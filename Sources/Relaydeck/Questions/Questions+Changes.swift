@@ -103,7 +103,8 @@ extension Questions {
     static func checkedAnswer(_ raw: String, for question: Question) throws -> String {
         switch question.kind {
         case .confirm, .choice:
-            let folded = TextRules.oneLine(raw)
+            // An answer longer than any option may be is none of them: not folded at all.
+            let folded = raw.utf8.count <= TextRule.questionOption.bytes ? TextRules.oneLine(raw) : ""
             guard let option = question.options.first(where: { $0 == folded }) else {
                 let names = question.options.joined(separator: ", ")
                 throw DomainError.validation([FieldProblem("answer", "Must be one of: \(names).")])

@@ -5,32 +5,48 @@
 public struct TextRule: Sendable {
     /// Characters (grapheme clusters) allowed after normalization.
     public let characters: ClosedRange<Int>
+    /// The most UTF-8 bytes the value may have as sent, before any normalization.
+    public let bytes: Int
     /// Made one line: trimmed, each run of white space one space (`title`, `label`, ...).
     public let oneLine: Bool
     /// Only the white space at both ends is removed (a typed answer).
     public let trimmed: Bool
 
-    public init(characters: ClosedRange<Int>, oneLine: Bool = true, trimmed: Bool = false) {
+    public init(characters: ClosedRange<Int>, bytes: Int, oneLine: Bool = true, trimmed: Bool = false) {
         self.characters = characters
+        self.bytes = bytes
         self.oneLine = oneLine
         self.trimmed = trimmed
     }
 
     /// Counting characters alone lets one "character" be huge: `e` followed by 500,000
-    /// combining marks is one grapheme cluster. Real text needs far less: the longest emoji
-    /// sequences (a family with skin tones) are about 40 bytes, so 64 bytes a character on
-    /// average always fits real text of the full length.
-    public static let bytesPerCharacter = 64
+    /// combining marks is one grapheme cluster, and 20,000 such characters are a description
+    /// of megabytes that every list then carries. So each rule also has a byte bound, 6 bytes
+    /// of UTF-8 a character: measured on real prose (Swift's grapheme clusters), Latin, Greek,
+    /// Cyrillic, Arabic, Hebrew, Chinese, Japanese and Korean take 1 to 3 bytes a character,
+    /// Hindi 3.9 to 4.2, Tamil 4.1, Thai 4.4, Bengali 4.6, Khmer 4.9, Burmese 4.9 and
+    /// Malayalam 5.2 (their clusters hold several 3-byte code points). Four bytes a character
+    /// would refuse a full-length text in half of those scripts; six fits every one of them
+    /// with room. Emoji in text are 4 to 8 bytes each (`👍🏽` 8, a flag 8), 41 for the longest
+    /// family: text with emoji fits, and a field made only of emoji fits at least 0.75 of
+    /// its characters in the common ones.
+    public static let bytesPerCharacter = 6
     /// Unicode's stream-safe text format (UAX #15) allows 30 combining marks after a base;
     /// no real character needs more scalars than that, with room for joiners and selectors.
     public static let scalarsPerCharacter = 32
 
-    /// The most UTF-8 bytes a value may have.
-    public var maxBytes: Int { characters.upperBound * Self.bytesPerCharacter }
-
     /// The normalized text, or what is wrong with it (a message without the field's name).
-    /// Every step is linear in the bytes, and the request body bounds those.
+    ///
+    /// The byte bound comes first and applies to the text as sent: a native `String` knows
+    /// its UTF-8 length without reading it, so 500,000 combining marks, or a title of 1 MB of
+    /// spaces that would fold to "a", are refused before any scalar is looked at. Bounding
+    /// the normalized text instead would let a huge raw value through the folding and the
+    /// grapheme counting first; and nobody types more than six bytes of white space a
+    /// character into a field. Every later step is linear in at most `bytes` bytes.
     public func check(_ raw: String) -> Result<CheckedText, TextProblem> {
+        if raw.utf8.count > bytes {
+            return .failure(.tooManyBytes(bytes))
+        }
         if TextRules.hasControlCharacters(raw) {
             return .failure(.controlCharacters)
         }
@@ -46,9 +62,6 @@ public struct TextRule: Sendable {
         }
         guard characters.contains(count) else {
             return .failure(.length(characters))
-        }
-        if text.utf8.count > maxBytes {
-            return .failure(.tooManyBytes(maxBytes))
         }
         if characters.lowerBound > 0 && TextRules.isInvisible(text) {
             return .failure(.invisible)
@@ -77,7 +90,7 @@ public enum TextProblem: Error, Sendable, Equatable {
 
     public var message: String {
         switch self {
-        case .tooManyBytes(let bytes): "Must be at most \(TextRules.grouped(bytes)) bytes."
+        case .tooManyBytes(let bytes): "Must be at most \(TextRules.grouped(bytes)) bytes of UTF-8 as sent."
         case .controlCharacters: "Must not contain control characters."
         case .characterTooLong: "Must not contain a character of more than \(TextRule.scalarsPerCharacter) code points."
         case .length(let range): "Must be \(TextRules.grouped(range.lowerBound)) to \(TextRules.grouped(range.upperBound)) characters."
@@ -86,27 +99,29 @@ public enum TextProblem: Error, Sendable, Equatable {
     }
 }
 
+/// Each rule with its two bounds written out, as the README's table gives them
+/// (`bytes` is `bytesPerCharacter` times the most characters; `TextRuleTests` checks that).
 extension TextRule {
     /// Key `label` (`overview.md#limits`).
-    public static let keyLabel = TextRule(characters: 1...40)
+    public static let keyLabel = TextRule(characters: 1...40, bytes: 240)
     /// The name a person gives a passkey in the web console ("My laptop").
-    public static let passkeyName = TextRule(characters: 1...40)
+    public static let passkeyName = TextRule(characters: 1...40, bytes: 240)
     /// Question `prompt`.
-    public static let questionPrompt = TextRule(characters: 1...300)
+    public static let questionPrompt = TextRule(characters: 1...300, bytes: 1_800)
     /// One question option.
-    public static let questionOption = TextRule(characters: 1...30)
+    public static let questionOption = TextRule(characters: 1...30, bytes: 180)
     /// A typed answer: only the white space at its two ends goes.
-    public static let typedAnswer = TextRule(characters: 1...1_000, oneLine: false, trimmed: true)
-    /// Task `title`: one line (`overview.md#limits`).
+    public static let typedAnswer = TextRule(characters: 1...1_000, bytes: 6_000, oneLine: false, trimmed: true)
     /// `notify_user` (`overview.md#limits`): a title of 1 to 100 characters, one line, and a
     /// body of 1 to 1,000.
-    public static let notificationTitle = TextRule(characters: 1...100)
-    public static let notificationBody = TextRule(characters: 1...1_000, oneLine: false, trimmed: true)
-    public static let taskTitle = TextRule(characters: 1...200)
+    public static let notificationTitle = TextRule(characters: 1...100, bytes: 600)
+    public static let notificationBody = TextRule(characters: 1...1_000, bytes: 6_000, oneLine: false, trimmed: true)
+    /// Task `title`: one line (`overview.md#limits`).
+    public static let taskTitle = TextRule(characters: 1...200, bytes: 1_200)
     /// Task `description`: Markdown, so its lines and spaces stay as sent.
-    public static let taskDescription = TextRule(characters: 0...20_000, oneLine: false)
+    public static let taskDescription = TextRule(characters: 0...20_000, bytes: 120_000, oneLine: false)
     /// Task `status_note`: one line; empty is stored as `null` by the service.
-    public static let statusNote = TextRule(characters: 0...140)
+    public static let statusNote = TextRule(characters: 0...140, bytes: 840)
     /// Message `text` (`inbox.md#inbox-item`): the space at its two ends goes, its lines stay.
-    public static let messageText = TextRule(characters: 1...2_000, oneLine: false, trimmed: true)
+    public static let messageText = TextRule(characters: 1...2_000, bytes: 12_000, oneLine: false, trimmed: true)
 }

@@ -20,11 +20,17 @@ public enum TextRules {
         return out
     }
 
-    /// True when `text` holds a control character (white space excluded, since `oneLine`
-    /// turns that into spaces): C0, DEL and C1.
+    /// True when `text` holds a control character: C0 other than the white space of tab and
+    /// line ends (`oneLine` turns those into spaces, multi-line fields keep them), DEL, and
+    /// all of C1. U+0085 (NEXT LINE) is refused too although Unicode counts it as white
+    /// space: it is a C1 control that no keyboard types and JSON clients never need (a line
+    /// break is `\n`), and a client that shows text may break the line there or not. Turning
+    /// it into `\n` would store what was not sent.
     public static func hasControlCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains { scalar in
-            !scalar.properties.isWhitespace && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+            let value = scalar.value
+            if value == 0x85 { return true }
+            return !scalar.properties.isWhitespace && (value < 0x20 || (0x7F...0x9F).contains(value))
         }
     }
 

@@ -20,7 +20,7 @@ import Testing
     @Test func absentNullAndAValueAreThreeDifferentThings() throws {
         var reader = try body(#"{"progress": null, "status_note": "half way"}"#)
         #expect(reader.readNullable("progress", .int(0...100)).isNull)
-        #expect(reader.readNullable("status_note", .text(TextRule(characters: 0...140))).value?.value == "half way")
+        #expect(reader.readNullable("status_note", .text(TextRule(characters: 0...140, bytes: 840))).value?.value == "half way")
         #expect(reader.readNullable("title", .string).isAbsent)
         #expect(problems(reader).isEmpty)
     }
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func arrayElementsAreNamedByTheirIndex() throws {
-        let option = FieldKind<CheckedText>.text(TextRule(characters: 1...30))
+        let option = FieldKind<CheckedText>.text(TextRule(characters: 1...30, bytes: 180))
         var reader = try body(#"{"options": ["Staging", "", 5, "Staging"]}"#)
         #expect(reader.list("options", count: 2...4, distinct: true, option) == nil)
         #expect(problems(reader) == [

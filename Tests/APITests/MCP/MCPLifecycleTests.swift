@@ -59,6 +59,17 @@ import Testing
         #expect(events.filter { if case .keyUpdated = $0.event { true } else { false } }.count == 2)
     }
 
+    /// A name of 100 characters that is a megabyte of combining marks is not kept.
+    @Test func aClientNameOverItsBytesIsIgnored() throws {
+        let heavy = String(repeating: "e" + String(repeating: "\u{0301}", count: 20), count: 100)
+        #expect(heavy.count == 100 && heavy.utf8.count == 4_100)
+        let params = #"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"\#(heavy)","version":"1"}}"#
+        #expect(try client.legacy("initialize", params, version: nil).record.client == nil)
+        let fits = String(repeating: "e\u{0301}", count: 100)
+        let kept = #"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"\#(fits)","version":"1"}}"#
+        #expect(try client.legacy("initialize", kept, version: nil).record.client?.name == fits)
+    }
+
     @Test func eachRequestHasOneEntryNamedByItsMethod() throws {
         _ = try client.modern("tools/list")
         api.clock.advance(millis: 1)

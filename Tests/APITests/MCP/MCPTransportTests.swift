@@ -40,8 +40,22 @@ import Testing
         #expect(foreign.status == 403)
         #expect(foreign.text == errorBody("forbidden", "The Origin header is not the origin of this server."))
         #expect(try api.send("POST", "/mcp", [bearer(key.secret), ("Origin", "null")], body: body).status == 403)
-        #expect(try api.send("POST", "/mcp", [bearer(key.secret), ("Origin", "http://relaydeck.test")], body: body).status == 200)
-        #expect(try api.send("POST", "/mcp", [bearer(key.secret), ("Origin", "https://relaydeck.test")], body: body).status == 200)
+        #expect(try api.send("POST", "/mcp", [bearer(key.secret), ("Origin", "http://relaydeck.localhost")], body: body).status == 200)
+        // The scheme is the one this server speaks: plain HTTP here.
+        #expect(try api.send("POST", "/mcp", [bearer(key.secret), ("Origin", "https://relaydeck.localhost")], body: body).status == 403)
+    }
+
+    /// DNS rebinding: a page of `evil.example` whose name points at this machine sends its own
+    /// `Host` and a matching `Origin`; without PUBLIC_URL only this machine's names are taken.
+    @Test func aHostThatIsNotThisServersNameIsRefused() throws {
+        let body = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        let rebound = try api.send("POST", "/mcp", [("Host", "evil.example:8080"), ("Origin", "http://evil.example:8080"), bearer(key.secret)], body: body)
+        #expect(rebound.status == 403)
+        #expect(rebound.text == errorBody("forbidden", "The Host header is not a name of this server. Use its address, or set PUBLIC_URL on the server."))
+        #expect(try api.send("POST", "/mcp", [("Host", "evil.example"), bearer(key.secret)], body: body).status == 403)
+        for host in ["127.0.0.1:8080", "127.9.9.9", "[::1]:8080", "192.168.1.20:8080", "localhost:8080", "a.localhost", "LOCALHOST."] {
+            #expect(try api.send("POST", "/mcp", [("Host", host), bearer(key.secret)], body: body).status == 200, "\(host)")
+        }
     }
 
     @Test func thePublicURLIsTheOwnOrigin() throws {
@@ -51,7 +65,12 @@ import Testing
         let secret = try api.createKey(token: try api.createAccount().token).secret
         let body = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
         #expect(try api.send("POST", "/mcp", [bearer(secret), ("Origin", "https://tasks.example.com")], body: body).status == 200)
-        #expect(try api.send("POST", "/mcp", [bearer(secret), ("Origin", "http://relaydeck.test")], body: body).status == 403)
+        #expect(try api.send("POST", "/mcp", [bearer(secret), ("Origin", "http://relaydeck.localhost")], body: body).status == 403)
+        // The Host may be PUBLIC_URL's host, or a name of this machine (a proxy that passes
+        // its upstream address); no other.
+        #expect(try api.send("POST", "/mcp", [("Host", "tasks.example.com"), bearer(secret)], body: body).status == 200)
+        #expect(try api.send("POST", "/mcp", [("Host", "127.0.0.1:8080"), bearer(secret), ("Origin", "https://tasks.example.com")], body: body).status == 200)
+        #expect(try api.send("POST", "/mcp", [("Host", "evil.example"), bearer(secret), ("Origin", "https://tasks.example.com")], body: body).status == 403)
     }
 
     @Test func aNotificationIsAcceptedWithoutABodyOrAnEntry() throws {

@@ -20,7 +20,7 @@ import Testing
         let answer = try api.send("GET", "/install")
         #expect(answer.status == 200)
         #expect(answer.text.contains("SERVER='https://tasks.example.com'\n"))
-        #expect(!answer.text.contains("relaydeck.test"))
+        #expect(!answer.text.contains("relaydeck.localhost"))
         #expect(answer.headers.contains("Cache-Control: no-cache"))
     }
 
@@ -29,7 +29,7 @@ import Testing
         configuration.servesHTTPS = true
         let api = try APIHarness(configuration: configuration)
         let answer = try api.send("GET", "/")
-        #expect(answer.text.contains("<code>https://relaydeck.test/mcp</code>"))
+        #expect(answer.text.contains("<code>https://relaydeck.localhost/mcp</code>"))
         #expect(answer.headers.contains("Cache-Control: no-store"))
         #expect(answer.pattern == "/")
     }

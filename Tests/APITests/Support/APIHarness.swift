@@ -41,10 +41,16 @@ final class APIHarness {
         loop.runOnce(maxWait: .zero)
     }
 
+    /// The `Host` every request has unless it names its own.
+    static let host = "relaydeck.localhost"
+
     /// Sends one request; `body` gets a Content-Length.
     func send(_ method: String, _ target: String, _ headers: [(String, String)] = [], body: String? = nil,
               peer: PeerAddress? = nil) throws -> Answer {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: relaydeck.test\r\n"
+        // A `*.localhost` name, one the `Host` check of the MCP and web routes takes
+        // (`OwnOrigin`); a `Host` among `headers` replaces it.
+        var head = "\(method) \(target) HTTP/1.1\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: \(Self.host)\r\n" }
         for (name, value) in headers {
             head += "\(name): \(value)\r\n"
         }

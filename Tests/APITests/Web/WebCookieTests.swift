@@ -13,10 +13,19 @@ import Testing
 
     @Test func theSessionCookieIsFoundAmongOthersByItsExactName() throws {
         let fields = [("Host", "h"), ("Cookie", "a=1;relaydeck_session=mcs_x ; __Host-relaydeck_session=mcs_y")]
-        #expect(WebCookie.secret(in: try head(fields), secure: false) == "mcs_x")
-        #expect(WebCookie.secret(in: try head(fields), secure: true) == "mcs_y")
-        #expect(WebCookie.secret(in: try head([("Host", "h"), ("Cookie", "xrelaydeck_session=mcs_x")]), secure: false) == nil)
-        #expect(WebCookie.secret(in: try head([("Host", "h")]), secure: false) == nil)
+        #expect(WebCookie.secrets(in: try head(fields), secure: false) == ["mcs_x"])
+        #expect(WebCookie.secrets(in: try head(fields), secure: true) == ["mcs_y"])
+        #expect(WebCookie.secrets(in: try head([("Host", "h"), ("Cookie", "xrelaydeck_session=mcs_x")]), secure: false) == [])
+        #expect(WebCookie.secrets(in: try head([("Host", "h")]), secure: false) == [])
+    }
+
+    /// Several cookies of the name (one set by a page on another port of `localhost`) are
+    /// all candidates, in order, across `Cookie` headers, up to `maxTried`.
+    @Test func everySessionCookieOfTheNameIsACandidateUpToABound() throws {
+        let two = [("Host", "h"), ("Cookie", "relaydeck_session=mcs_stray; a=1"), ("Cookie", "relaydeck_session=mcs_mine")]
+        #expect(WebCookie.secrets(in: try head(two), secure: false) == ["mcs_stray", "mcs_mine"])
+        let many = (0..<10).map { "relaydeck_session=mcs_\($0)" }.joined(separator: "; ")
+        #expect(WebCookie.secrets(in: try head([("Host", "h"), ("Cookie", many)]), secure: false) == ["mcs_0", "mcs_1", "mcs_2", "mcs_3"])
     }
 
     @Test func theOriginAndRelyingPartyComeFromPublicURLElseFromHost() throws {
@@ -34,15 +43,49 @@ import Testing
         #expect(origin.origin == "https://tasks.lan:8443" && origin.relyingPartyID == "tasks.lan" && origin.secure)
     }
 
+    private func configuration(publicOrigin: String? = nil, https: Bool = false) -> APIConfiguration {
+        var configuration = APIConfiguration()
+        configuration.publicOrigin = publicOrigin
+        configuration.servesHTTPS = https
+        return configuration
+    }
+
     @Test func aChangeNeedsExactlyOneOwnOriginAndSignInAcceptsNone() throws {
-        #expect(throws: Never.self) { try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1")]), publicOrigin: nil) }
-        #expect(throws: (any Error).self) { try OwnOrigin.require(try head([("Host", "h:1")]), publicOrigin: nil) }
+        let plain = configuration()
+        #expect(throws: Never.self) { try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1")]), plain) }
+        #expect(throws: (any Error).self) { try OwnOrigin.require(try head([("Host", "h:1")]), plain) }
         #expect(throws: (any Error).self) {
-            try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1"), ("Origin", "http://h:1")]), publicOrigin: nil)
+            try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1"), ("Origin", "http://h:1")]), plain)
         }
-        #expect(throws: (any Error).self) { try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1")]), publicOrigin: "https://h") }
-        #expect(throws: Never.self) { try OwnOrigin.checkIfPresent(try head([("Host", "h:1")]), publicOrigin: nil) }
-        #expect(throws: (any Error).self) { try OwnOrigin.checkIfPresent(try head([("Host", "h:1"), ("Origin", "http://e")]), publicOrigin: nil) }
+        #expect(throws: (any Error).self) { try OwnOrigin.require(try head([("Host", "h:1"), ("Origin", "http://h:1")]), configuration(publicOrigin: "https://h")) }
+        #expect(throws: Never.self) { try OwnOrigin.checkIfPresent(try head([("Host", "h:1")]), plain) }
+        #expect(throws: (any Error).self) { try OwnOrigin.checkIfPresent(try head([("Host", "h:1"), ("Origin", "http://e")]), plain) }
+    }
+
+    /// The scheme of the `Origin` is the one the server speaks: `https://127.0.0.1:PORT` is not
+    /// the origin of a plain-HTTP server, nor `http://` that of an HTTPS one.
+    @Test func theOriginsSchemeMustBeTheOneTheServerSpeaks() throws {
+        let fields = [("Host", "127.0.0.1:8080"), ("Origin", "https://127.0.0.1:8080")]
+        #expect(throws: (any Error).self) { try OwnOrigin.require(try head(fields), configuration()) }
+        #expect(throws: Never.self) { try OwnOrigin.require(try head(fields), configuration(https: true)) }
+        let http = [("Host", "127.0.0.1:8080"), ("Origin", "http://127.0.0.1:8080")]
+        #expect(throws: (any Error).self) { try OwnOrigin.require(try head(http), configuration(https: true)) }
+    }
+
+    @Test func theHostMustBeALoopbackNameAnAddressOrThisMachinesName() {
+        let machine: Set = ["build1.lab.example", "build1"]
+        for host in ["localhost", "localhost:8080", "app.localhost:1", "LocalHost.", "127.0.0.1:8080", "127.1.2.3", "[::1]:8080",
+                     "[fe80::1]", "10.0.0.7:8080", "build1:8080", "build1.lab.example"] {
+            #expect(OwnOrigin.isOwn(host: host, publicHost: nil, machineNames: machine), "\(host)")
+        }
+        for host in ["evil.example:8080", "localhost.evil.example", "build1.evil.example", "127.0.0.1.nip.io", "", ":8080",
+                     "localhost:80x", "[::1", "[not-v6]:80", "user@localhost"] {
+            #expect(!OwnOrigin.isOwn(host: host, publicHost: nil, machineNames: machine), "\(host)")
+        }
+        #expect(OwnOrigin.isOwn(host: "Tasks.Example.com", publicHost: "tasks.example.com", machineNames: []))
+        #expect(OwnOrigin.isOwn(host: "tasks.example.com:443", publicHost: "tasks.example.com", machineNames: []))
+        #expect(OwnOrigin.hostName(ofOrigin: "https://tasks.example.com:8443") == "tasks.example.com")
+        #expect(OwnOrigin.hostName(ofOrigin: "http://[::1]:8080") == "[::1]")
     }
 
     @Test func ifNoneMatchTakesAListWeakTagsAndTheStar() {

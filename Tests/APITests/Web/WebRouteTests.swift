@@ -13,8 +13,8 @@ import WebAuthnTestSupport
 /// account token, the session cookie as an account credential and the `Origin` rule, and a
 /// passkey registered and used with a software authenticator (challenges once, 5 minutes).
 @Suite struct WebRouteTests {
-    /// The harness sends `Host: relaydeck.test`.
-    static let origin = "http://relaydeck.test"
+    /// The harness sends `Host: relaydeck.localhost`.
+    static let origin = "http://relaydeck.localhost"
     static let forbidden = errorBody("forbidden", "The Origin header is not the origin of this server.")
     static let unauthorized = errorBody("unauthorized", "The credential is missing or wrong.")
 
@@ -84,15 +84,17 @@ import WebAuthnTestSupport
     @Test func aChangeWithTheCookieNeedsTheServersOrigin() throws {
         let harness = try APIHarness()
         let (_, _, secret) = try signedIn(harness)
-        for origin in [nil, "https://evil.example", "null", "http://relaydeck.test.evil.example"] {
+        for origin in [nil, "https://evil.example", "null", "http://relaydeck.localhost.evil.example"] {
             let headers = [cookie(secret)] + (origin.map { [("Origin", $0)] } ?? [])
             let refused = try harness.send("POST", "/v1/keys", headers, body: #"{"label": "x"}"#)
             #expect(refused.status == 403 && refused.text == Self.forbidden, "\(String(describing: origin))")
         }
         #expect(try harness.send("GET", "/v1/keys", [cookie(secret)]).text == #"{"keys":[]}"#)
         #expect(try harness.send("POST", "/v1/keys", [cookie(secret), sameOrigin], body: #"{"label": "x"}"#).status == 201)
-        // Both schemes of the Host are the server's own while PUBLIC_URL is unset.
-        #expect(try harness.send("POST", "/v1/keys", [cookie(secret), ("Origin", "https://relaydeck.test")], body: #"{"label": "y"}"#).status == 201)
+        // Only the scheme this server speaks (plain HTTP here) is its own.
+        #expect(try harness.send("POST", "/v1/keys", [cookie(secret), ("Origin", "https://relaydeck.localhost")], body: #"{"label": "y"}"#).status == 403)
+        // A rebound name: the cookie is refused on any method.
+        #expect(try harness.send("GET", "/v1/keys", [cookie(secret), ("Host", "evil.example")]).status == 403)
     }
 
     @Test func withAnHTTPSPublicURLTheCookieIsHostPrefixedAndTheOriginIsThatURL() throws {
@@ -143,7 +145,7 @@ import WebAuthnTestSupport
 
     func registrationBody(_ authenticator: SoftwareAuthenticator, challenge: [UInt8], origin: String = origin) -> String {
         let clientData = SoftwareAuthenticator.clientData(type: "webauthn.create", challenge: challenge, origin: origin)
-        let object = authenticator.attestationObject(rpID: "relaydeck.test")
+        let object = authenticator.attestationObject(rpID: "relaydeck.localhost")
         let id = Base64.encode(authenticator.credentialID, urlSafe: true, padded: false)
         return """
             {"name": "My laptop", "credential": {"id": "\(id)", "rawId": "\(id)", "type": "public-key", "clientExtensionResults": {},
@@ -154,7 +156,7 @@ import WebAuthnTestSupport
 
     func assertionBody(_ authenticator: SoftwareAuthenticator, challenge: [UInt8], counter: UInt32, userHandle: String) -> String {
         let clientData = SoftwareAuthenticator.clientData(type: "webauthn.get", challenge: challenge, origin: Self.origin)
-        let authData = authenticator.authenticatorData(rpID: "relaydeck.test", flags: SoftwareAuthenticator.up | SoftwareAuthenticator.uv,
+        let authData = authenticator.authenticatorData(rpID: "relaydeck.localhost", flags: SoftwareAuthenticator.up | SoftwareAuthenticator.uv,
                                                        counter: counter)
         let signature = authenticator.sign(authData + SHA256.hash(clientData))
         let id = Base64.encode(authenticator.credentialID, urlSafe: true, padded: false)
@@ -172,7 +174,7 @@ import WebAuthnTestSupport
         let options = try harness.send("POST", "/web/passkeys/registration-options", [cookie(secret), sameOrigin])
         #expect(options.status == 200)
         let json = try options.json()
-        #expect(json["publicKey"]?["rp"]?["id"]?.stringValue == "relaydeck.test")
+        #expect(json["publicKey"]?["rp"]?["id"]?.stringValue == "relaydeck.localhost")
         #expect(json["publicKey"]?["user"]?["id"]?.stringValue == Base64.encode(Array(account.utf8), urlSafe: true, padded: false))
         let registrationChallenge = try challenge(options)
         // Made for another origin, the registration is refused and the challenge is gone.

@@ -97,7 +97,11 @@ import Testing
         #expect(byLabel.keyID == keys[2].id && byLabel.kind == .message)
         _ = try test.keys.update(accountID: account.id, keyID: keys[2].id, label: checked("key 2"))
         let notFound = DomainError.notFound("Key not found.")
-        for name in ["key 2", "key 1", agent.keyID, "nobody", "KEY 3"] {
+        // Two keys have "key 2" now: the answer says so, and what to send instead.
+        #expect(throws: DomainError.notFound("Key not found: more than one key has this label. Send to the key ID instead.")) {
+            try test.inbox.send(me, to: .to("key 2"), text: checked("x", .messageText), taskID: nil)
+        }
+        for name in ["key 1", agent.keyID, "nobody", "KEY 3"] {
             #expect(throws: notFound) { try test.inbox.send(me, to: .to(name), text: checked("x", .messageText), taskID: nil) }
         }
         let stranger = try test.account(withKeys: 1).keys[0].key

@@ -143,7 +143,7 @@ extension WebRoutes {
     /// `POST /web/passkeys/authentication-options`: `PublicKeyCredentialRequestOptionsJSON`
     /// for a discoverable passkey (no list of credentials: the browser offers the ones it has).
     func authenticationOptions(_ call: Call) throws -> Outcome {
-        try OwnOrigin.checkIfPresent(call.request.head, publicOrigin: context.configuration.publicOrigin)
+        try OwnOrigin.screen(call.request.head, context.configuration)
         let rp = try origin(call)
         try countChallenge(call)
         guard let challenge = challenges.issue(owner: "", random: context.services.random,
@@ -173,7 +173,7 @@ extension WebRoutes {
     /// `POST /web/passkeys/authentication` `{"credential": AuthenticationResponseJSON}`: every
     /// refusal after the fields were read is the same `401`.
     func authenticate(_ call: Call) throws -> Outcome {
-        try OwnOrigin.checkIfPresent(call.request.head, publicOrigin: context.configuration.publicOrigin)
+        try OwnOrigin.screen(call.request.head, context.configuration)
         var body = call.bodyReader()
         let credential = Self.credentialFields(call.body?["credential"], ["clientDataJSON", "authenticatorData", "signature", "userHandle"], &body)
         try body.check()

@@ -104,7 +104,7 @@ final class WebRoutes: RouteGroup {
 
     /// `POST /web/session` with `login_token` (the operator's link, once) or `account_token`.
     func signInWithSecret(_ call: Call) throws -> Outcome {
-        try OwnOrigin.checkIfPresent(call.request.head, publicOrigin: context.configuration.publicOrigin)
+        try OwnOrigin.screen(call.request.head, context.configuration)
         var body = call.bodyReader()
         let loginToken = body.read("login_token", .string)
         let accountToken = body.read("account_token", .string)
