@@ -126,10 +126,10 @@ import Testing
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID)
-        // 100 and 1,000 characters, the rules' most, each a family emoji of 25 bytes.
+        // Family emoji of 25 bytes each, as many as the rules' byte bounds take (400 and 4,000).
         let family = "👨‍👩‍👧‍👦"
-        let title = String(repeating: family, count: 100)
-        let body = String(repeating: family, count: 1_000)
+        let title = String(repeating: family, count: 16)
+        let body = String(repeating: family, count: 160)
         _ = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                         title: title, body: body, taskID: nil)
         push.settle()

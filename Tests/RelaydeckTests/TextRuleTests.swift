@@ -13,8 +13,8 @@ import Testing
     @Test func oneCharacterOfHalfAMillionCombiningMarksIsRefusedByItsBytes() {
         let zalgo = "e" + String(repeating: "\u{0301}", count: 500_000)
         #expect(zalgo.count == 1)
-        #expect(message(.keyLabel, zalgo) == "Must be at most 240 bytes of UTF-8 as sent.")
-        #expect(message(.taskTitle, zalgo) == "Must be at most 1,200 bytes of UTF-8 as sent.")
+        #expect(message(.keyLabel, zalgo) == "Must be at most 160 bytes of UTF-8 as sent.")
+        #expect(message(.taskTitle, zalgo) == "Must be at most 800 bytes of UTF-8 as sent.")
     }
 
     /// Forty characters each just under the code point bound, in four-byte marks: few
@@ -24,51 +24,51 @@ import Testing
         let text = String(repeating: heavy, count: 40)
         #expect(text.count == 40)
         #expect(text.utf8.count == 5_000)
-        #expect(message(.keyLabel, text) == "Must be at most 240 bytes of UTF-8 as sent.")
+        #expect(message(.keyLabel, text) == "Must be at most 160 bytes of UTF-8 as sent.")
     }
 
     /// The bound is on the text as sent: a one-line title of a megabyte of spaces around one
     /// letter is refused, not folded to "a" first.
     @Test func theByteBoundIsOnTheTextAsSentBeforeWhiteSpaceIsFolded() throws {
         let padded = String(repeating: " ", count: 1_000_000) + "a"
-        #expect(message(.taskTitle, padded) == "Must be at most 1,200 bytes of UTF-8 as sent.")
-        let justUnder = String(repeating: " ", count: 1_199) + "a"
+        #expect(message(.taskTitle, padded) == "Must be at most 800 bytes of UTF-8 as sent.")
+        let justUnder = String(repeating: " ", count: 799) + "a"
         #expect(try TextRule.taskTitle.check(justUnder).get().value == "a")
     }
 
     @Test func aDescriptionMayHaveExactlyItsByteBound() throws {
-        let full = String(repeating: "é", count: 60_000)
-        #expect(full.utf8.count == 120_000 && full.count == 60_000)
+        let full = String(repeating: "é", count: 40_000)
+        #expect(full.utf8.count == 80_000 && full.count == 40_000)
         #expect(message(.taskDescription, full) == "Must be 0 to 20,000 characters.")
-        let atBound = String(repeating: "\u{1F44D}\u{1F3FD}", count: 15_000)
-        #expect(atBound.utf8.count == 120_000)
+        let atBound = String(repeating: "\u{1F44D}\u{1F3FD}", count: 10_000)
+        #expect(atBound.utf8.count == 80_000)
         #expect(try TextRule.taskDescription.check(atBound).get().value == atBound)
-        #expect(message(.taskDescription, atBound + "a") == "Must be at most 120,000 bytes of UTF-8 as sent.")
+        #expect(message(.taskDescription, atBound + "a") == "Must be at most 80,000 bytes of UTF-8 as sent.")
     }
 
-    /// Every rule's bound is six bytes a character (the comment of `bytesPerCharacter` says why).
+    /// Every rule's bound is four bytes a character (the comment of `bytesPerCharacter` says why).
     @Test(arguments: [TextRule.keyLabel, .passkeyName, .questionPrompt, .questionOption, .typedAnswer, .notificationTitle,
                       .notificationBody, .taskTitle, .taskDescription, .statusNote, .messageText, .deviceDescription])
-    func everyRuleHasSixBytesACharacter(rule: TextRule) {
+    func everyRuleHasFourBytesACharacter(rule: TextRule) {
         #expect(rule.bytes == rule.characters.upperBound * TextRule.bytesPerCharacter)
     }
 
-    /// Prose of the full length in the scripts whose characters are the heaviest (Malayalam,
-    /// Burmese, Khmer, Thai, Devanagari) fits the bound of a message.
+    /// Prose in the scripts whose characters are the heaviest (Malayalam, Burmese, Khmer, Thai,
+    /// Devanagari) fits the bound of a message up to three quarters of its characters.
     @Test(arguments: ["മലയാളം ദക്ഷിണേന്ത്യയിലെ ഒരു ഭാഷയാണ്", "မြန်မာနိုင်ငံသည် အရှေ့တောင်အာရှတွင် တည်ရှိသော နိုင်ငံတစ်ခု ဖြစ်သည်။",
                       "ភាសាខ្មែរ គឺជាភាសាផ្លូវការរបស់ប្រទេសកម្ពុជា", "ภาษาไทยเป็นภาษาที่มีวรรณยุกต์ ผู้ที่อยู่ที่นี่น่ารักมาก",
                       "भारत एक विशाल देश है जिसकी संस्कृति बहुत पुरानी और समृद्ध है। क्षत्रिय, स्त्री, द्वारा, प्रश्न"])
-    func heavyScriptsOfFullLengthFit(sentence: String) throws {
+    func heavyScriptsFitThreeQuartersOfTheLength(sentence: String) throws {
         var text = ""
-        while text.count < 2_000 { text += sentence + " " }
-        text = String(text.prefix(1_999)) + "."
-        #expect(text.count == 2_000)
+        while text.count < 1_500 { text += sentence + " " }
+        text = String(text.prefix(1_499)) + "."
+        #expect(text.count == 1_500)
         #expect(try TextRule.messageText.check(text).get().value == text)
     }
 
     /// The bytes first (no character is counted in a megabyte), then the characters.
     @Test func aLongTextIsRefusedForItsBytesFirstThenForItsLength() {
-        #expect(message(.keyLabel, String(repeating: "x", count: 1_000_000)) == "Must be at most 240 bytes of UTF-8 as sent.")
+        #expect(message(.keyLabel, String(repeating: "x", count: 1_000_000)) == "Must be at most 160 bytes of UTF-8 as sent.")
         #expect(message(.keyLabel, String(repeating: "x", count: 41)) == "Must be 1 to 40 characters.")
     }
 
@@ -111,21 +111,21 @@ import Testing
     }
 
     @Test func anOptionalTextMayBeEmpty() throws {
-        let note = TextRule(characters: 0...140, bytes: 840)
+        let note = TextRule(characters: 0...140, bytes: 560)
         #expect(try note.check("  ").get().value == "")
         #expect(try note.check("\u{200B}").get().value == "\u{200B}")
     }
 
     @Test func aMultiLineRuleKeepsItsLinesAndTheTrimmedOneItsInnerSpace() throws {
-        let description = TextRule(characters: 0...20_000, bytes: 120_000, oneLine: false)
+        let description = TextRule(characters: 0...20_000, bytes: 80_000, oneLine: false)
         #expect(try description.check("# Plan\n\n- one\n- two\n").get().value == "# Plan\n\n- one\n- two\n")
-        let answer = TextRule(characters: 1...1_000, bytes: 6_000, oneLine: false, trimmed: true)
+        let answer = TextRule(characters: 1...1_000, bytes: 4_000, oneLine: false, trimmed: true)
         #expect(try answer.check("  Staging,\n then prod \n").get().value == "Staging,\n then prod")
         #expect(message(description, "bell\u{0007}") == "Must not contain control characters.")
     }
 
     @Test func theBoundsAreWrittenAsTheContractWritesThem() {
         #expect(message(.taskDescription, String(repeating: "x", count: 20_001)) == "Must be 0 to 20,000 characters.")
-        #expect(message(.taskDescription, String(repeating: "x", count: 120_001)) == "Must be at most 120,000 bytes of UTF-8 as sent.")
+        #expect(message(.taskDescription, String(repeating: "x", count: 80_001)) == "Must be at most 80,000 bytes of UTF-8 as sent.")
     }
 }

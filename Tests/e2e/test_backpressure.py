@@ -17,7 +17,7 @@ RELAXED_LIMITS = {
     "RATE_LIMIT_ACCOUNTS_PER_HOUR": "1000000",
 }
 CLIENTS = 6
-REQUESTS_PER_CLIENT = 800
+REQUESTS_PER_CLIENT = 1500
 MIB = 1024 * 1024
 # Per client: the 4 MiB bound, one answer over it, one 64 KiB read kept unparsed.
 PER_CLIENT_BOUND = 4 * MIB + 64 * 1024
@@ -25,7 +25,7 @@ PER_CLIENT_BOUND = 4 * MIB + 64 * 1024
 SLACK = 16 * MIB
 ATTACK_SECONDS = 6.0
 # Long labels make the answers sizeable: the widest one the server accepts is used.
-LABELS = ["👨‍👩‍👧‍👦" * 40, "👍🏽" * 40, "x" * 40]
+LABELS = ["👍🏽" * 20, "x" * 40]
 
 
 def resident_bytes(pid: int) -> int:

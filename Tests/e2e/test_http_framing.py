@@ -131,7 +131,7 @@ def test_a_body_of_exactly_one_mebibyte_is_read(server, token):
         conn.send(request_bytes("POST", "/v1/keys", body, {"Authorization": f"Bearer {token}"}))
         response = conn.read_response()
         assert response.status == 422, response
-        assert response.json["error"]["fields"] == {"label": "Must be 1 to 40 characters."}
+        assert response.json["error"]["fields"] == {"label": "Must be at most 160 bytes of UTF-8 as sent."}
 
 
 def test_chunked_body_over_one_mebibyte_is_413(server):

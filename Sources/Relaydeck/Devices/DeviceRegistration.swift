@@ -29,5 +29,5 @@ extension TextRule {
     /// A device's `model`, `os_version` and `app_version` (`rest-api.md#device`): the contract
     /// sets no length, and what the app sends is short (`iPhone18,1`, `27.0`, `1.0 (1)`), so
     /// one line of 1 to 64 characters leaves room for any real value.
-    public static let deviceDescription = TextRule(characters: 1...64, bytes: 384)
+    public static let deviceDescription = TextRule(characters: 1...64, bytes: 256)
 }

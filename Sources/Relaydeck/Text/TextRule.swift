@@ -21,16 +21,15 @@ public struct TextRule: Sendable {
 
     /// Counting characters alone lets one "character" be huge: `e` followed by 500,000
     /// combining marks is one grapheme cluster, and 20,000 such characters are a description
-    /// of megabytes that every list then carries. So each rule also has a byte bound, 6 bytes
-    /// of UTF-8 a character: measured on real prose (Swift's grapheme clusters), Latin, Greek,
-    /// Cyrillic, Arabic, Hebrew, Chinese, Japanese and Korean take 1 to 3 bytes a character,
-    /// Hindi 3.9 to 4.2, Tamil 4.1, Thai 4.4, Bengali 4.6, Khmer 4.9, Burmese 4.9 and
-    /// Malayalam 5.2 (their clusters hold several 3-byte code points). Four bytes a character
-    /// would refuse a full-length text in half of those scripts; six fits every one of them
-    /// with room. Emoji in text are 4 to 8 bytes each (`👍🏽` 8, a flag 8), 41 for the longest
-    /// family: text with emoji fits, and a field made only of emoji fits at least 0.75 of
-    /// its characters in the common ones.
-    public static let bytesPerCharacter = 6
+    /// of megabytes that every list then carries. So each rule also has a byte bound, 4 bytes
+    /// of UTF-8 a character (issue 26: a description at most 80 KB, a title 800 bytes).
+    /// Measured on real prose (Swift's grapheme clusters): Latin, Greek, Cyrillic, Arabic,
+    /// Hebrew, Chinese, Japanese and Korean take 1 to 3 bytes a character, so their texts
+    /// fit whole; Hindi 3.9 to 4.2, Tamil 4.1, Thai 4.4, Bengali 4.6, Khmer and Burmese 4.9
+    /// and Malayalam 5.2 fit up to about three quarters of the character bound, and emoji 4
+    /// to 8 bytes each (`👍🏽` 8, a flag 8). A text near the whole character bound in those
+    /// scripts meets the byte bound first, with a message that says so.
+    public static let bytesPerCharacter = 4
     /// Unicode's stream-safe text format (UAX #15) allows 30 combining marks after a base;
     /// no real character needs more scalars than that, with room for joiners and selectors.
     public static let scalarsPerCharacter = 32
@@ -103,25 +102,25 @@ public enum TextProblem: Error, Sendable, Equatable {
 /// (`bytes` is `bytesPerCharacter` times the most characters; `TextRuleTests` checks that).
 extension TextRule {
     /// Key `label` (`overview.md#limits`).
-    public static let keyLabel = TextRule(characters: 1...40, bytes: 240)
+    public static let keyLabel = TextRule(characters: 1...40, bytes: 160)
     /// The name a person gives a passkey in the web console ("My laptop").
-    public static let passkeyName = TextRule(characters: 1...40, bytes: 240)
+    public static let passkeyName = TextRule(characters: 1...40, bytes: 160)
     /// Question `prompt`.
-    public static let questionPrompt = TextRule(characters: 1...300, bytes: 1_800)
+    public static let questionPrompt = TextRule(characters: 1...300, bytes: 1_200)
     /// One question option.
-    public static let questionOption = TextRule(characters: 1...30, bytes: 180)
+    public static let questionOption = TextRule(characters: 1...30, bytes: 120)
     /// A typed answer: only the white space at its two ends goes.
-    public static let typedAnswer = TextRule(characters: 1...1_000, bytes: 6_000, oneLine: false, trimmed: true)
+    public static let typedAnswer = TextRule(characters: 1...1_000, bytes: 4_000, oneLine: false, trimmed: true)
     /// `notify_user` (`overview.md#limits`): a title of 1 to 100 characters, one line, and a
     /// body of 1 to 1,000.
-    public static let notificationTitle = TextRule(characters: 1...100, bytes: 600)
-    public static let notificationBody = TextRule(characters: 1...1_000, bytes: 6_000, oneLine: false, trimmed: true)
+    public static let notificationTitle = TextRule(characters: 1...100, bytes: 400)
+    public static let notificationBody = TextRule(characters: 1...1_000, bytes: 4_000, oneLine: false, trimmed: true)
     /// Task `title`: one line (`overview.md#limits`).
-    public static let taskTitle = TextRule(characters: 1...200, bytes: 1_200)
+    public static let taskTitle = TextRule(characters: 1...200, bytes: 800)
     /// Task `description`: Markdown, so its lines and spaces stay as sent.
-    public static let taskDescription = TextRule(characters: 0...20_000, bytes: 120_000, oneLine: false)
+    public static let taskDescription = TextRule(characters: 0...20_000, bytes: 80_000, oneLine: false)
     /// Task `status_note`: one line; empty is stored as `null` by the service.
-    public static let statusNote = TextRule(characters: 0...140, bytes: 840)
+    public static let statusNote = TextRule(characters: 0...140, bytes: 560)
     /// Message `text` (`inbox.md#inbox-item`): the space at its two ends goes, its lines stay.
-    public static let messageText = TextRule(characters: 1...2_000, bytes: 12_000, oneLine: false, trimmed: true)
+    public static let messageText = TextRule(characters: 1...2_000, bytes: 8_000, oneLine: false, trimmed: true)
 }

@@ -95,10 +95,10 @@ import Testing
 
     /// A goal is bounded as a task's description is: a bigger one is not echoed back.
     @Test func aGoalOverTheDescriptionsBytesIsRefused() throws {
-        let huge = String(repeating: "g", count: 120_001)
+        let huge = String(repeating: "g", count: 80_001)
         let refused = try client.modern("prompts/get", #""name":"plan_work","arguments":{"goal":"\#(huge)"}"#, name: "plan_work")
         #expect(try refused.json()["error"]?["code"]?.int64Value == -32602)
-        #expect(refused.text.contains("goal: Must be at most 120,000 bytes of UTF-8 as sent."))
+        #expect(refused.text.contains("goal: Must be at most 80,000 bytes of UTF-8 as sent."))
         #expect(refused.text.utf8.count < 1_000)
         let bell = try client.modern("prompts/get", #""name":"plan_work","arguments":{"goal":"a\u0007"}"#, name: "plan_work")
         #expect(try bell.json()["error"]?["code"]?.int64Value == -32602)

@@ -32,7 +32,7 @@ import Testing
 
     private func mcpRequest(_ tool: String, _ arguments: String, secret: String) -> String {
         let body = #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"\#(tool)","arguments":\#(arguments),"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
-        return "POST /mcp HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(secret)\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+        return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(secret)\r\nMCP-Protocol-Version: 2026-07-28\r\n"
             + "Mcp-Method: tools/call\r\nMcp-Name: \(tool)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
     }
 
