@@ -40,10 +40,12 @@ final class Daemon {
         store.endOfTurn = { [loop] work in loop.runSoon(work) }
         // WAL checkpoints (page copies and fsyncs) off the loop thread.
         store.checkpointInBackground()
+        store.quota = StorageQuota(limit: config.accountStorageLimit)
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
+        apiConfiguration.accountCreationOpen = config.accountCreationOpen
         apiConfiguration.trustedProxies = config.trustedProxies
         apiConfiguration.appCodeSecret = config.appTOTPSecret
         apiConfiguration.challengesPerHour = config.rateLimitChallengesPerHour
