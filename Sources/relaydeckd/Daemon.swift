@@ -86,6 +86,10 @@ final class Daemon {
             printError("DATABASE_PATH: \(error.description)")
             return 1
         }
+        // Who may make an account, and how much each may keep: what an operator checks first
+        // on a server that others can reach.
+        Log.info("accounts", ["creation": config.accountCreationOpen ? "open" : "closed",
+                              "storage_limit": ConfigSyntax.byteText(config.accountStorageLimit)])
         api.onDeletion = { [unowned self] in self.maintenance.kick() }
         store.onRecovered = { [unowned self] in self.maintenance.kick() }
         maintenance.kick()
