@@ -37,6 +37,11 @@ import Testing
         }
     }
 
+    @Test func emptyValuesCountAsUnset() throws {
+        let config = try load(["ACCOUNT_CREATION": "", "ACCOUNT_STORAGE_LIMIT": ""])
+        #expect(config.accountCreationOpen && config.accountStorageLimit == StorageQuota.defaultLimit)
+    }
+
     @Test func theSummaryShowsBothAsAnOperatorWritesThem() throws {
         let defaults = try load([:]).summary
         #expect(defaults.contains { $0 == ("ACCOUNT_CREATION", "open") })
