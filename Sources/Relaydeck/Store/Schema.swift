@@ -373,8 +373,8 @@ public enum Schema {
         // keys (20 at most, plus deleted ones not purged yet). Triggers keep the count, so
         // every path that adds, changes or removes a row counts it in the same transaction,
         // the purge and retention included, and no request ever scans. The column lives on
-        // `keys` because a task write already changes that row (its counts): the count adds
-        // no page to the transaction. The first statement counts what the file holds now.
+        // `keys` because a task's creation, deletion and change of status already change that
+        // row (its counts): the count adds no page to those transactions. The first statement counts what the file holds now.
         Migration(version: 8, name: "text bytes per key", sql: """
             ALTER TABLE keys ADD COLUMN text_bytes INTEGER NOT NULL DEFAULT 0;
             UPDATE keys SET text_bytes =
