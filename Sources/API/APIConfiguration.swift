@@ -8,6 +8,9 @@ public struct APIConfiguration: Sendable {
     public var accountsPerHour = 20
     /// `RATE_LIMIT_CHALLENGES_PER_HOUR`
     public var challengesPerHour = 20
+    /// `ACCOUNT_CREATION`: false answers `POST /v1/accounts` and `POST /v1/attest/challenge`
+    /// with `403`; the operator makes accounts with `relaydeckd account create`.
+    public var accountCreationOpen = true
     /// `TRUSTED_PROXIES`
     public var trustedProxies: [CIDR] = []
     /// The decoded `APP_TOTP_SECRET`; nil turns the app code check off.

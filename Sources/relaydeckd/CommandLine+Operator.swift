@@ -18,7 +18,8 @@ extension CommandLine {
                relaydeckd account login-link --account ACCOUNT_ID
 
         create      Makes an account and prints {"account": ..., "token": "mca_...",
-                    "login_link": "..."}; the token is shown this one time.
+                    "login_link": "..."}; the token is shown this one time. This is
+                    how accounts are made while ACCOUNT_CREATION=closed.
         login-link  Prints a link that signs a browser in to the web console of the
                     account: it works once, within 15 minutes, also on a server that runs
                     now. The link starts with PUBLIC_URL (else http:// and LISTEN).

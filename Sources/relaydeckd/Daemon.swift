@@ -40,10 +40,12 @@ final class Daemon {
         store.endOfTurn = { [loop] work in loop.runSoon(work) }
         // WAL checkpoints (page copies and fsyncs) off the loop thread.
         store.checkpointInBackground()
+        store.quota = StorageQuota(limit: config.accountStorageLimit)
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
+        apiConfiguration.accountCreationOpen = config.accountCreationOpen
         apiConfiguration.trustedProxies = config.trustedProxies
         apiConfiguration.appCodeSecret = config.appTOTPSecret
         apiConfiguration.challengesPerHour = config.rateLimitChallengesPerHour
@@ -84,6 +86,10 @@ final class Daemon {
             printError("DATABASE_PATH: \(error.description)")
             return 1
         }
+        // Who may make an account, and how much each may keep: what an operator checks first
+        // on a server that others can reach.
+        Log.info("accounts", ["creation": config.accountCreationOpen ? "open" : "closed",
+                              "storage_limit": ConfigSyntax.byteText(config.accountStorageLimit)])
         api.onDeletion = { [unowned self] in self.maintenance.kick() }
         store.onRecovered = { [unowned self] in self.maintenance.kick() }
         maintenance.kick()

@@ -26,7 +26,7 @@ import Testing
         WebSignIn.SQL.selectSessions, WebSignIn.SQL.touchSession, WebSignIn.SQL.deleteSession, WebSignIn.SQL.deleteIdleSessions,
         WebSignIn.SQL.deleteSessionsOfAccount, WebSignIn.SQL.insertPasskey, WebSignIn.SQL.selectCredential,
         WebSignIn.SQL.selectPasskeys, WebSignIn.SQL.selectPasskey, WebSignIn.SQL.deletePasskey, WebSignIn.SQL.usePasskey,
-        WebSignIn.SQL.deletePasskeysOfAccount,
+        WebSignIn.SQL.deletePasskeysOfAccount, StorageQuota.SQL.used,
     ] + Purger.SQL.deleteOwned
 
     @Test(arguments: statements)

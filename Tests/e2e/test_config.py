@@ -15,7 +15,7 @@ ENV_FILE = PACKAGE_ROOT / "etc" / "relaydeck.env"
 
 # The variables of the config loader (Sources/relaydeckd/Config), as the README lists them.
 VARIABLES = [
-    "LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "PUBLIC_URL",
+    "LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "PUBLIC_URL", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
     "RATE_LIMIT_REQUESTS_PER_MINUTE", "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR",
     "TRUSTED_PROXIES", "APP_TOTP_SECRET", "APP_TOTP_SECRET_FILE", "APP_ATTEST_APP_IDS",
     "APP_ATTEST_ENVIRONMENT", "APP_ATTEST_ROOT_CA_FILE", "APNS_TEAM_ID", "APNS_KEY_ID",
@@ -80,6 +80,9 @@ def test_check_config_shows_secrets_only_as_set(tmp_path):
     ("LOG_LEVEL", "verbose"),
     ("LOG_FORMAT", "xml"),
     ("DATABASE_SYNCHRONOUS", "OFF"),
+    ("ACCOUNT_CREATION", "invite-only"),
+    ("ACCOUNT_STORAGE_LIMIT", "256MB"),
+    ("ACCOUNT_STORAGE_LIMIT", "100"),
     ("TRUSTED_PROXIES", "10.0.0.0/8, proxy.example"),
     ("PUBLIC_URL", "ftp://example.com"),
     ("APP_ATTEST_APP_IDS", "not-an-app-id"),
@@ -167,12 +170,13 @@ def test_env_file_defaults_are_the_real_defaults(tmp_path):
     """Uncommenting the documented defaults changes nothing check-config reports."""
     defaults = {}
     for name, value in re.findall(r"^#([A-Z_]+)=(.*)$", ENV_FILE.read_text(), re.MULTILINE):
-        if name in {"LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "RATE_LIMIT_REQUESTS_PER_MINUTE",
+        if name in {"LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
+                    "RATE_LIMIT_REQUESTS_PER_MINUTE",
                     "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR", "LOG_LEVEL",
                     "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",
                     "SHUTDOWN_TIMEOUT"}:
             defaults[name] = value
-    assert len(defaults) == 12, defaults
+    assert len(defaults) == 14, defaults
     plain = run(["check-config"], {"LISTEN": None, "DATABASE_PATH": None, "LOG_LEVEL": None}, tmp_path=tmp_path)
     spelled = run(["check-config"], defaults, tmp_path=tmp_path)
     assert plain.returncode == spelled.returncode == 0, (plain, spelled)

@@ -98,3 +98,14 @@ def key_counts_match_tasks(db: sqlite3.Connection) -> None:
         FROM keys k WHERE k.deleted_at IS NULL""").fetchall()
     for row in rows:
         assert tuple(row[1:5]) == tuple(row[5:9]), f"key {row[0]}: counts {row[1:5]} but tasks {row[5:9]}"
+    # The storage quota's count (migration 8) is kept the same way: it equals the text it counts.
+    texts = db.execute("""
+        SELECT k.id, k.text_bytes,
+               coalesce((SELECT sum(length(CAST(title AS BLOB)) + length(CAST(description AS BLOB))
+                   + coalesce(length(CAST(status_note AS BLOB)), 0)) FROM tasks WHERE key_id = k.id), 0)
+               + coalesce((SELECT sum(length(CAST(prompt AS BLOB)) + length(CAST(options AS BLOB))
+                   + coalesce(length(CAST(answer AS BLOB)), 0)) FROM questions WHERE key_id = k.id), 0)
+               + coalesce((SELECT sum(length(CAST(text AS BLOB))) FROM inbox_items WHERE key_id = k.id), 0)
+        FROM keys k""").fetchall()
+    for key_id, kept, scanned in texts:
+        assert kept == scanned, f"key {key_id}: text_bytes {kept} but its rows hold {scanned} bytes"

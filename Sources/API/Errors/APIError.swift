@@ -32,6 +32,9 @@ public struct APIError: Error, Sendable {
     static let attestationInvalid = APIError(401, "attestation_invalid", "The attestation is not valid.")
     static let forbiddenForKey = APIError(403, "forbidden", "An API key cannot use this route.")
     static let forbiddenForAccount = APIError(403, "forbidden", "An account token cannot use this route.")
+    /// `ACCOUNT_CREATION=closed`: this server makes no account for a client.
+    static let accountCreationClosed = APIError(403, "forbidden",
+        "Accounts on this server are made by its operator (relaydeckd account create), not on request.")
     static let internalError = APIError(500, "internal", "Internal server error.")
 
     /// A defect of the server itself (a route that names a parameter its pattern lacks):

@@ -21,6 +21,7 @@ extension Inbox {
             case .to(let name): keyID = try Self.resolve(db, accountID: accountID, name, sender: principal.keyID)
             }
             if let taskID { _ = try Tasks.fetch(db, principal, taskID: taskID) }
+            try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(text.value))
             var from = InboxItem.Sender.person
             if let sender = principal.keyID {
                 from = .agent(keyID: sender, label: try Keys.fetch(db, accountID: accountID, keyID: sender).label)

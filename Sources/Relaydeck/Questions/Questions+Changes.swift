@@ -16,6 +16,8 @@ extension Questions {
                 throw DomainError.conflict("The question is \(question.status.rawValue).")
             }
             let answer = try Self.checkedAnswer(raw, for: question)
+            // The answer is kept twice: on the question and in the key's `answer` item.
+            try store.quota.admit(db, accountID: accountID, growth: 2 * StorageQuota.bytes(answer))
             let changed = try db.statement(SQL.answer).run(.text(answer), .integer(now), .integer(now), .text(id))
             guard changed == 1 else { throw DomainError.conflict("The question is no longer pending.") }
             let answered = try Self.fetch(db, .account(accountID), id: id)

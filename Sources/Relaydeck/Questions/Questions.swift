@@ -71,9 +71,11 @@ public final class Questions {
             if pending >= Self.maxPendingPerKey {
                 throw DomainError.conflict("A key can have \(Self.maxPendingPerKey) pending questions.")
             }
+            let encoded = Self.encode(options)
+            try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(question.prompt, encoded))
             try db.statement(SQL.insert).run(
                 .text(question.id), .text(accountID), .text(keyID), draft.taskID.map { .text($0) } ?? .null,
-                .text(question.prompt), .text(question.kind.rawValue), .text(Self.encode(options)),
+                .text(question.prompt), .text(question.kind.rawValue), .text(encoded),
                 .integer(now), .integer(question.expiresAt))
             try hub.plan([created], in: db)
         }

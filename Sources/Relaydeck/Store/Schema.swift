@@ -368,5 +368,68 @@ public enum Schema {
             CREATE INDEX inbox_unread_by_age ON inbox_items(created_at) WHERE read_at IS NULL;
             CREATE INDEX inbox_read_by_age ON inbox_items(read_at) WHERE read_at IS NOT NULL;
             """),
+        // The storage quota (`StorageQuota`): each key keeps the UTF-8 bytes of the text its
+        // tasks, questions and inbox items hold, and an account's use is the sum over its
+        // keys (20 at most, plus deleted ones not purged yet). Triggers keep the count, so
+        // every path that adds, changes or removes a row counts it in the same transaction,
+        // the purge and retention included, and no request ever scans. The column lives on
+        // `keys` because a task's creation, deletion and change of status already change that
+        // row (its counts): the count adds no page to those transactions. The first statement counts what the file holds now.
+        Migration(version: 8, name: "text bytes per key", sql: """
+            ALTER TABLE keys ADD COLUMN text_bytes INTEGER NOT NULL DEFAULT 0;
+            UPDATE keys SET text_bytes =
+                coalesce((SELECT sum(\(taskBytes(""))) FROM tasks WHERE key_id = keys.id), 0)
+                + coalesce((SELECT sum(\(questionBytes(""))) FROM questions WHERE key_id = keys.id), 0)
+                + coalesce((SELECT sum(\(itemBytes(""))) FROM inbox_items WHERE key_id = keys.id), 0);
+            \(countingTriggers("tasks", ["title", "description", "status_note"], taskBytes))
+            \(countingTriggers("questions", ["prompt", "options", "answer"], questionBytes))
+            \(countingTriggers("inbox_items", ["text"], itemBytes))
+            """),
     ]
+
+    // The SQL of migration 8, written once here so that the twelve triggers cannot drift
+    // apart. Part of a shipped migration as soon as it ships: never change it; a new rule of
+    // what counts is a new migration that drops and makes the triggers again.
+
+    /// The counted bytes of a row, in SQL: `length` of a BLOB is its size in bytes (of a
+    /// TEXT it is characters, counted by walking the text); the cast only relabels the
+    /// UTF-8 bytes. `prefix` is `NEW.`, `OLD.` or nothing. Swift counts the same bytes in
+    /// `StorageQuota.bytes`.
+    private static func taskBytes(_ prefix: String) -> String {
+        "length(CAST(\(prefix)title AS BLOB)) + length(CAST(\(prefix)description AS BLOB)) "
+            + "+ coalesce(length(CAST(\(prefix)status_note AS BLOB)), 0)"
+    }
+
+    private static func questionBytes(_ prefix: String) -> String {
+        "length(CAST(\(prefix)prompt AS BLOB)) + length(CAST(\(prefix)options AS BLOB)) "
+            + "+ coalesce(length(CAST(\(prefix)answer AS BLOB)), 0)"
+    }
+
+    private static func itemBytes(_ prefix: String) -> String {
+        "length(CAST(\(prefix)text AS BLOB))"
+    }
+
+    /// The four triggers that keep `keys.text_bytes` for `table`: a row comes, goes, changes
+    /// its text (one UPDATE, skipped when the size stays: a progress tick costs only the
+    /// comparison), or moves to another key (no statement does that today; counted anyway).
+    private static func countingTriggers(_ table: String, _ columns: [String], _ bytes: (String) -> String) -> String {
+        let listed = columns.joined(separator: ", ")
+        return """
+            CREATE TRIGGER \(table)_text_added AFTER INSERT ON \(table) BEGIN
+                UPDATE keys SET text_bytes = text_bytes + \(bytes("NEW.")) WHERE id = NEW.key_id;
+            END;
+            CREATE TRIGGER \(table)_text_removed AFTER DELETE ON \(table) BEGIN
+                UPDATE keys SET text_bytes = text_bytes - (\(bytes("OLD."))) WHERE id = OLD.key_id;
+            END;
+            CREATE TRIGGER \(table)_text_changed AFTER UPDATE OF \(listed) ON \(table)
+                WHEN NEW.key_id = OLD.key_id AND \(bytes("NEW.")) != \(bytes("OLD.")) BEGIN
+                UPDATE keys SET text_bytes = text_bytes + \(bytes("NEW.")) - (\(bytes("OLD."))) WHERE id = NEW.key_id;
+            END;
+            CREATE TRIGGER \(table)_text_moved AFTER UPDATE OF key_id ON \(table)
+                WHEN NEW.key_id != OLD.key_id BEGIN
+                UPDATE keys SET text_bytes = text_bytes - (\(bytes("OLD."))) WHERE id = OLD.key_id;
+                UPDATE keys SET text_bytes = text_bytes + \(bytes("NEW.")) WHERE id = NEW.key_id;
+            END;
+            """
+    }
 }

@@ -20,6 +20,9 @@ public final class Store {
     public var onRecovered: (() -> Void)?
     /// Who the credentials in use belong to; see `CredentialCache`.
     public let credentials = CredentialCache()
+    /// How much text an account may keep (`ACCOUNT_STORAGE_LIMIT`); the services that write
+    /// text ask it inside their transaction.
+    public var quota = StorageQuota()
     /// Runs work once the current loop turn's events are handled, before the loop sleeps
     /// (the server sets it to `EventLoop.runSoon`). While set, the reads of one turn share
     /// one read transaction, ended there: SQLite otherwise takes and drops its WAL read lock

@@ -16,6 +16,8 @@ extension Tasks {
             let reopens = before.status.isClosed && !after.status.isClosed
             let closes = !before.status.isClosed && after.status.isClosed
             if reopens && counts.open >= Self.maxOpenPerKey { throw Self.openCapError }
+            try store.quota.admit(db, accountID: before.accountID,
+                                  growth: StorageQuota.bytes(of: after) - StorageQuota.bytes(of: before))
             let seq = try Self.nextSeq(db)
             // Where the task stood before it moves to the top: a cursor begun earlier still
             // finds it there (`TaskCursor`). Old moves no cursor can use go on the way.

@@ -53,6 +53,7 @@ public final class Tasks {
                 completedAt: status == .done ? now : nil, seenAt: fromAgent ? now : nil, host: fromAgent ? host : nil)
             let counts = try Self.counts(db, keyID: owner)
             if !status.isClosed && counts.open >= Self.maxOpenPerKey { throw Self.openCapError }
+            try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(of: task))
             let seq = try Self.nextSeq(db)
             try db.statement(TaskSQL.insert).run(
                 .text(task.id), .text(accountID), .text(owner), .text(task.title), .text(task.description),

@@ -1,6 +1,7 @@
 import Crypto
 import EventLoop
 import Logging
+import Relaydeck
 
 extension Config {
     /// The configuration in `environment`, checked. The first bad value throws the one
@@ -24,6 +25,8 @@ extension Config {
 
 extension ConfigReader {
     static let limitRange = 1...1_000_000
+    /// `ACCOUNT_STORAGE_LIMIT`: from 1 KiB (for tests) to 1024 GiB.
+    static let storageLimitRange = (1 << 10)...(1 << 40)
 
     func config() throws(ConfigError) -> Config {
         var config = Config()
@@ -40,6 +43,8 @@ extension ConfigReader {
         config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: 600, in: Self.limitRange)
         config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: 20, in: Self.limitRange)
         config.rateLimitChallengesPerHour = try integer("RATE_LIMIT_CHALLENGES_PER_HOUR", default: 20, in: Self.limitRange)
+        config.accountCreationOpen = try choice("ACCOUNT_CREATION", ["open", "closed"], default: "open") == "open"
+        config.accountStorageLimit = try bytes("ACCOUNT_STORAGE_LIMIT", default: StorageQuota.defaultLimit, in: Self.storageLimitRange)
         config.trustedProxies = try trustedProxies()
         config.appTOTPSecret = try totpSecret()
         config.appAttestAppIDs = try appAttestAppIDs()

@@ -16,6 +16,8 @@ extension Config: CustomStringConvertible, CustomReflectable {
             ("RATE_LIMIT_REQUESTS_PER_MINUTE", String(rateLimitRequestsPerMinute)),
             ("RATE_LIMIT_ACCOUNTS_PER_HOUR", String(rateLimitAccountsPerHour)),
             ("RATE_LIMIT_CHALLENGES_PER_HOUR", String(rateLimitChallengesPerHour)),
+            ("ACCOUNT_CREATION", accountCreationOpen ? "open" : "closed"),
+            ("ACCOUNT_STORAGE_LIMIT", ConfigSyntax.byteText(accountStorageLimit)),
             ("TRUSTED_PROXIES", trustedProxies.isEmpty ? "(none)" : trustedProxies.map(\.description).joined(separator: ",")),
             ("APP_TOTP_SECRET", appTOTPSecret == nil ? "(off)" : "(set)"),
             ("APP_ATTEST_APP_IDS", appAttestAppIDs.isEmpty ? "(off)" : appAttestAppIDs.joined(separator: ",")),

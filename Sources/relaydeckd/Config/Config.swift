@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import Relaydeck
 
 /// Every setting of the daemon, read once from the environment at start and checked.
 ///
@@ -57,6 +58,12 @@ struct Config: Sendable {
     var rateLimitAccountsPerHour = 20
     /// `RATE_LIMIT_CHALLENGES_PER_HOUR`, default 20, 1...1_000_000.
     var rateLimitChallengesPerHour = 20
+    /// `ACCOUNT_CREATION`: `open` (default: anyone may `POST /v1/accounts`) or `closed`
+    /// (`403`; the operator makes accounts with `relaydeckd account create`).
+    var accountCreationOpen = true
+    /// `ACCOUNT_STORAGE_LIMIT`: the bytes of text an account may keep (`StorageQuota`),
+    /// default 256 MiB, 1 KiB...1024 GiB.
+    var accountStorageLimit = StorageQuota.defaultLimit
     /// `TRUSTED_PROXIES`: addresses and CIDR ranges, separated by commas and/or spaces, whose
     /// `X-Forwarded-For` is believed. Default none.
     var trustedProxies: [CIDR] = []

@@ -22,6 +22,17 @@ struct ConfigReader {
         return number
     }
 
+    /// A size in bytes (`ConfigSyntax.bytes`) within `range`, or `defaultValue` when unset.
+    func bytes(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard let text = value(name) else { return defaultValue }
+        guard let bytes = ConfigSyntax.bytes(text), range.contains(bytes) else {
+            throw ConfigError(name, "expected a size from \(ConfigSyntax.byteText(range.lowerBound)) to "
+                + "\(ConfigSyntax.byteText(range.upperBound)): bytes, or a whole number with KiB, MiB or GiB like 256MiB "
+                + "(got \(ConfigError.quoted(text)))")
+        }
+        return bytes
+    }
+
     /// Seconds with up to three decimals (`10`, `0.5`, `0.125`) as milliseconds, within
     /// `range` (in milliseconds), or `defaultMillis` when unset.
     func milliseconds(_ name: String, default defaultMillis: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {

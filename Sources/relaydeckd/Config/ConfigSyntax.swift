@@ -37,6 +37,29 @@ enum ConfigSyntax {
         return whole + "." + fraction
     }
 
+    /// The binary units a size may name, largest first.
+    static let byteUnits: [(name: String, size: Int)] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+
+    /// A size in bytes: a whole number (at most 9 digits) alone, or followed by `KiB`, `MiB`
+    /// or `GiB` (any case, one space allowed between): "1048576", "256MiB", "64 kib".
+    static func bytes(_ text: String) -> Int? {
+        let digits = text.prefix(while: { $0.isASCII && $0.isNumber })
+        guard let number = decimal(String(digits)) else { return nil }
+        var unit = text[digits.endIndex...]
+        if unit.first == " " { unit = unit.dropFirst() }
+        if unit.isEmpty { return digits.endIndex == text.endIndex ? number : nil }
+        guard let size = byteUnits.first(where: { $0.name.lowercased() == unit.lowercased() })?.size else { return nil }
+        return number * size
+    }
+
+    /// Bytes as an operator writes them: 268435456 -> "256MiB", 1000 -> "1000".
+    static func byteText(_ bytes: Int) -> String {
+        for unit in byteUnits where bytes >= unit.size && bytes % unit.size == 0 {
+            return "\(bytes / unit.size)\(unit.name)"
+        }
+        return String(bytes)
+    }
+
     /// An Apple team or key ID: exactly 10 of [A-Z0-9].
     static func isAppleID(_ text: Substring.UTF8View) -> Bool {
         text.count == 10 && text.allSatisfy { isDigit($0) || (0x41...0x5A).contains($0) }

@@ -4,9 +4,12 @@ import JSON
 import Relaydeck
 
 extension AccountRoutes {
-    /// `POST /v1/accounts`: the app code first, then the body, then the address's limit,
-    /// then, with App Attest on, the attestation (`app-integrity.md#create-the-account`).
+    /// `POST /v1/accounts`: closed creation first (`ACCOUNT_CREATION=closed`: the same `403`
+    /// for everyone, before any check that costs work or tells anything), then the app code,
+    /// the body, the address's limit and, with App Attest on, the attestation
+    /// (`app-integrity.md#create-the-account`).
     func create(_ call: inout Call) throws -> Outcome {
+        guard context.configuration.accountCreationOpen else { throw APIError.accountCreationClosed }
         try Gate.checkAppCode(call.request, context: context)
         var body = call.bodyReader()
         let appAttestOn = context.configuration.appAttest != nil

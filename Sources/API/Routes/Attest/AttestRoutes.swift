@@ -24,8 +24,12 @@ final class AttestRoutes: RouteGroup {
         ]
     }
 
-    /// The app code first (`app-integrity.md#app-code`), then the address's limit.
+    /// Closed creation first, then the app code (`app-integrity.md#app-code`), then the
+    /// address's limit. A challenge serves only `POST /v1/accounts`: while account creation is
+    /// closed it is of no use to anyone and would only let a stranger fill the book in memory,
+    /// so the route answers the same `403` as account creation.
     func challenge(_ call: Call) throws -> Outcome {
+        guard context.configuration.accountCreationOpen else { throw APIError.accountCreationClosed }
         try Gate.checkAppCode(call.request, context: context)
         if case .limited(let seconds) = challengeLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
             throw APIError.rateLimited(retryAfter: seconds)

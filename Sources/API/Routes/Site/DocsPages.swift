@@ -155,6 +155,7 @@ enum DocsPages {
         <tr><td><code>DATABASE_PATH</code>, <code>DATABASE_SYNCHRONOUS</code></td><td>The SQLite file, and whether each commit also survives a power cut (<code>FULL</code>).</td></tr>
         <tr><td><code>PUBLIC_URL</code></td><td>The address clients use; these pages, the install script and the MCP origin check take it.</td></tr>
         <tr><td><code>TLS_CERT_FILE</code>, <code>TLS_KEY_FILE</code></td><td>Serve HTTPS directly (TLS 1.2 and 1.3); <code>SIGHUP</code> reloads them.</td></tr>
+        <tr><td><code>ACCOUNT_CREATION</code>, <code>ACCOUNT_STORAGE_LIMIT</code></td><td>Whether anyone may make an account (<code>open</code>, the default) or only the operator with <code>relaydeckd account create</code> (<code>closed</code>), and how much text each account may keep (256MiB).</td></tr>
         <tr><td><code>RATE_LIMIT_*</code></td><td>Requests per credential per minute, accounts and challenges per client address per hour.</td></tr>
         <tr><td><code>TRUSTED_PROXIES</code></td><td>Reverse proxies whose <code>X-Forwarded-For</code> is believed.</td></tr>
         <tr><td><code>APP_TOTP_SECRET</code></td><td>Turns on app codes: the app proves itself with a code that changes every 30 seconds.</td></tr>

@@ -1,0 +1,254 @@
+import Clock
+@testable import Relaydeck
+import SQLite
+import TestSupport
+import Testing
+
+/// The storage quota (`StorageQuota`): every path that adds, changes or removes text moves
+/// the account's count in its own transaction (migration 8's triggers), and only a write
+/// that grows the text past the limit is refused.
+@Suite struct StorageQuotaTests {
+    let test: TestStore
+    let questions: Questions
+    let account: Account
+    let keys: [Key]
+
+    init() throws {
+        test = try TestStore(.memory)
+        questions = Questions(store: test.store, clock: test.clock, random: test.random, hub: test.hub, inbox: test.inbox)
+        let (account, _, made) = try test.account(withKeys: 2)
+        self.account = account
+        keys = made.map(\.key)
+    }
+
+    var used: Int {
+        get throws { try test.store.read { db in try StorageQuota.used(db, accountID: account.id) } }
+    }
+
+    func keyBytes(_ key: Key) throws -> Int {
+        try test.store.read { db in
+            try db.firstRow("SELECT text_bytes FROM keys WHERE id = ?", [.text(key.id)]) { try $0.int("text_bytes") } ?? -1
+        }
+    }
+
+    /// The text of the account counted the slow way: what the kept count must always equal.
+    func scanned() throws -> Int {
+        try test.store.read { db in
+            try db.firstRow("""
+                SELECT coalesce((SELECT sum(length(CAST(title AS BLOB)) + length(CAST(description AS BLOB)) \
+                    + coalesce(length(CAST(status_note AS BLOB)), 0)) FROM tasks WHERE account_id = ?1), 0) \
+                + coalesce((SELECT sum(length(CAST(prompt AS BLOB)) + length(CAST(options AS BLOB)) \
+                    + coalesce(length(CAST(answer AS BLOB)), 0)) FROM questions WHERE account_id = ?1), 0) \
+                + coalesce((SELECT sum(length(CAST(text AS BLOB))) FROM inbox_items WHERE account_id = ?1), 0) AS bytes
+                """, [.text(account.id)]) { try $0.int("bytes") } ?? -1
+        }
+    }
+
+    func agent(_ index: Int = 0) -> Principal { test.agent(keys[index]) }
+
+    func title(_ text: String) -> CheckedText { checked(text, .taskTitle) }
+    func description(_ text: String) -> CheckedText { checked(text, .taskDescription) }
+
+    @Test func aTaskCountsTheUTF8BytesOfItsTitleDescriptionAndNote() throws {
+        #expect(try used == 0)
+        // "é" is 2 bytes, "👍🏽" 8: bytes are counted, not characters.
+        let task = try test.tasks.create(agent(), keyID: nil, NewTask(title: title("Café"), description: description("👍🏽 ok"),
+                                                                     statusNote: checked("note", .statusNote)), host: nil)
+        #expect(try used == 5 + 11 + 4)
+        #expect(try keyBytes(keys[0]) == 20 && keyBytes(keys[1]) == 0)
+        _ = try test.tasks.update(agent(), taskID: task.id, TaskPatch(description: description(String(repeating: "x", count: 100))))
+        #expect(try used == 5 + 100 + 4)
+        _ = try test.tasks.update(agent(), taskID: task.id, TaskPatch(title: title("C"), statusNote: .some(nil)))
+        #expect(try used == 1 + 100)
+        // A change of anything else leaves the count.
+        _ = try test.tasks.update(agent(), taskID: task.id, TaskPatch(status: .inProgress, progress: .some(40)))
+        #expect(try used == 101)
+        try test.tasks.delete(agent(), taskID: task.id)
+        #expect(try used == 0)
+    }
+
+    @Test func thePersonsChangesCountTheInboxLinesTheyLeave() throws {
+        let person = Principal.account(accountID: account.id)
+        let task = try test.tasks.create(person, keyID: keys[1].id, NewTask(title: title("Ship it")), host: nil)
+        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(status: .done))
+        try test.tasks.delete(person, taskID: task.id)
+        #expect(try test.rowCount("inbox_items") == 3)
+        #expect(try used == scanned() && used > 0)
+        #expect(try keyBytes(keys[0]) == 0)
+    }
+
+    @Test func questionsCountPromptOptionsAndAnswerAndMessagesTheirText() throws {
+        let asked = try questions.ask(accountID: account.id, keyID: keys[0].id, Questions.Draft(
+            prompt: checked("Which one?", .questionPrompt), kind: .choice,
+            options: [checked("Red", .questionOption), checked("Blue", .questionOption)], taskID: nil, expiresIn: 3_600))
+        #expect(try used == 10 + #"["Red","Blue"]"#.utf8.count)
+        _ = try questions.answer(accountID: account.id, id: asked.id, "Blue")
+        // The answer, and the key's `answer` item that carries it.
+        #expect(try used == 10 + 14 + 4 + 4)
+        let person = Principal.account(accountID: account.id)
+        _ = try test.inbox.send(person, to: .keyID(keys[1].id), text: checked("Stop ✋", .messageText), taskID: nil)
+        #expect(try used == 32 + 8)
+        #expect(try used == scanned())
+    }
+
+    @Test func retentionAndTheClosedTaskCapTakeTheirTextOffTheCount() throws {
+        let task = try test.tasks.create(agent(), keyID: nil, NewTask(title: title("Old"), status: .done), host: nil)
+        let asked = try questions.ask(accountID: account.id, keyID: keys[0].id, Questions.Draft(
+            prompt: checked("Ok?", .questionPrompt), kind: .confirm, options: [], taskID: nil, expiresIn: 60))
+        try questions.cancel(keyID: keys[0].id, id: asked.id)
+        _ = try test.inbox.send(agent(1), to: .keyID(keys[0].id), text: checked("Hello", .messageText), taskID: nil)
+        #expect(try used > 0)
+        test.clock.advance(millis: Retention.closedTasks + 1)
+        let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
+        while try retention.step() {}
+        #expect(try test.rowCount("tasks") + test.rowCount("questions") + test.rowCount("inbox_items") == 0)
+        #expect(try used == 0)
+        _ = task
+
+        // The cap: the 5,001st closed task removes the oldest, and its text.
+        try test.store.write { db in
+            try db.execute("UPDATE keys SET done_count = \(Tasks.maxClosedPerKey) WHERE id = '\(keys[0].id)'")
+        }
+        _ = try test.tasks.create(agent(), keyID: nil, NewTask(title: title("First closed"), status: .done), host: nil)
+        test.clock.advance(millis: 1)
+        _ = try test.tasks.create(agent(), keyID: nil, NewTask(title: title("Second"), status: .done), host: nil)
+        #expect(try test.rowCount("tasks") == 1)
+        #expect(try used == 6)
+    }
+
+    @Test func aDeletedKeysTextCountsUntilThePurgeHasRemovedIt() throws {
+        _ = try test.tasks.create(agent(0), keyID: nil, NewTask(title: title("Mine"), description: description("abc")), host: nil)
+        for _ in 0..<3 {
+            _ = try test.tasks.create(agent(1), keyID: nil, NewTask(title: title("Other")), host: nil)
+        }
+        #expect(try used == 7 + 15)
+        try test.keys.delete(accountID: account.id, keyID: keys[1].id)
+        #expect(try used == 22)
+        let purger = Purger(store: test.store)
+        while try purger.step() {}
+        #expect(try used == 7)
+        try test.accounts.delete(account.id)
+        while try purger.step() {}
+        #expect(try used == 0 && test.rowCount("keys") == 0)
+    }
+
+    @Test func aWriteThatWouldPassTheLimitIsAConflictAndWritesNothing() throws {
+        test.store.quota = StorageQuota(limit: 100)
+        let task = try test.tasks.create(agent(), keyID: nil, NewTask(title: title(String(repeating: "a", count: 90))), host: nil)
+        let full = DomainError.conflict(test.store.quota.fullMessage)
+        #expect(test.store.quota.fullMessage.contains("100 bytes"))
+        #expect(throws: full) {
+            try test.tasks.create(agent(1), keyID: nil, NewTask(title: title(String(repeating: "b", count: 11))), host: nil)
+        }
+        #expect(throws: full) {
+            try test.tasks.update(agent(), taskID: task.id, TaskPatch(description: description(String(repeating: "c", count: 11))))
+        }
+        #expect(throws: full) {
+            try questions.ask(accountID: account.id, keyID: keys[0].id, Questions.Draft(
+                prompt: checked("Go?", .questionPrompt), kind: .confirm, options: [], taskID: nil, expiresIn: 60))
+        }
+        #expect(throws: full) {
+            try test.inbox.send(agent(1), to: .keyID(keys[0].id), text: checked(String(repeating: "d", count: 11), .messageText),
+                                taskID: nil)
+        }
+        #expect(try used == 90 && test.rowCount("tasks") == 1 && test.rowCount("questions") == 0
+            && test.rowCount("inbox_items") == 0)
+        // Up to the limit exactly is allowed.
+        _ = try test.tasks.create(agent(1), keyID: nil, NewTask(title: title(String(repeating: "b", count: 10))), host: nil)
+        #expect(try used == 100)
+    }
+
+    @Test func aFullAccountCanAlwaysShrinkDeleteAndChangeWhatIsNotText() throws {
+        let asked = try questions.ask(accountID: account.id, keyID: keys[0].id, Questions.Draft(
+            prompt: checked("Typed?", .questionPrompt), kind: .text, options: [], taskID: nil, expiresIn: 600))
+        let task = try test.tasks.create(agent(), keyID: nil, NewTask(title: title("Long title"), description: description("0123456789")),
+                                         host: nil)
+        // The operator lowers the limit below what the account holds.
+        test.store.quota = StorageQuota(limit: 10)
+        let full = DomainError.conflict(test.store.quota.fullMessage)
+        #expect(throws: full) { try questions.answer(accountID: account.id, id: asked.id, "yes") }
+        #expect(throws: full) { try test.tasks.update(agent(), taskID: task.id, TaskPatch(title: title("Longer title"))) }
+        _ = try test.tasks.update(agent(), taskID: task.id, TaskPatch(status: .done, priority: .high, progress: .some(100)))
+        _ = try test.tasks.update(agent(), taskID: task.id, TaskPatch(title: title("Short"), description: description("")))
+        let person = Principal.account(accountID: account.id)
+        // The person's change leaves an inbox line, counted but never refused.
+        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(status: .cancelled))
+        try test.tasks.delete(person, taskID: task.id)
+        try questions.cancel(keyID: keys[0].id, id: asked.id)
+        #expect(try used == scanned())
+    }
+
+    @Test func theCountAgreesWithAScanAfterAnyMixOfWrites() throws {
+        let person = Principal.account(accountID: account.id)
+        var random = SplitMix64(seed: 26)
+        var tasks: [(Principal, String)] = []
+        let words = ["a", "é", "👍🏽", "plain words", "\u{E0100}x", ""]
+        func text(_ count: Int) -> String { (0..<count).map { _ in words.randomElement(using: &random)! }.joined() }
+        for step in 0..<400 {
+            let who = [agent(0), agent(1), person].randomElement(using: &random)!
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0, 1:
+                let keyID = who.keyID == nil ? keys[step % 2].id : nil
+                let made = try test.tasks.create(who, keyID: keyID, NewTask(title: title("t" + text(3)), description: description(text(20)),
+                                                                            statusNote: checked(text(2), .statusNote)), host: nil)
+                tasks.append((who.keyID == nil ? person : who, made.id))
+            case 2 where !tasks.isEmpty:
+                let (owner, id) = tasks.randomElement(using: &random)!
+                _ = try test.tasks.update(owner, taskID: id, TaskPatch(title: title("u" + text(2)), description: description(text(10)),
+                                                                       statusNote: .some(Bool.random(using: &random) ? nil : checked(text(1), .statusNote))))
+            case 3 where !tasks.isEmpty:
+                let index = Int.random(in: 0..<tasks.count, using: &random)
+                try test.tasks.delete(tasks[index].0, taskID: tasks[index].1)
+                tasks.remove(at: index)
+            case 4:
+                _ = try test.inbox.send(person, to: .keyID(keys[step % 2].id), text: checked("m" + text(5), .messageText), taskID: nil)
+            default:
+                let asked = try questions.ask(accountID: account.id, keyID: keys[0].id, Questions.Draft(
+                    prompt: checked("q" + text(4), .questionPrompt), kind: .text, options: [], taskID: nil, expiresIn: 60))
+                _ = try questions.answer(accountID: account.id, id: asked.id, "a" + text(3))
+            }
+            test.clock.advance(millis: 1)
+        }
+        #expect(try used == scanned() && used > 0)
+    }
+
+    @Test func theUpgradeCountsTheTextAFileAlreadyHolds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("old.db")
+        let db = try Database(path: path)
+        _ = try Migrator.migrate(db, Array(Schema.migrations.prefix(7)))
+        try db.execute("""
+            INSERT INTO accounts (id, token_hash, created_at) VALUES ('acc_1', x'01', 1), ('acc_2', x'02', 1);
+            INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at)
+                VALUES ('key_1', 'acc_1', 'agent', x'03', 'mck_abcd', 'wxyz', 1),
+                ('key_2', 'acc_1', 'other', x'04', 'mck_efgh', 'wxyz', 1),
+                ('key_3', 'acc_2', 'empty', x'05', 'mck_ijkl', 'wxyz', 1);
+            INSERT INTO tasks (id, account_id, key_id, title, description, status, priority, notify, progress, status_note,
+                source, created_at, updated_at, created_seq, changed_seq)
+                VALUES ('tsk_1', 'acc_1', 'key_1', 'Café', 'two words', 'todo', 'low', 1, NULL, 'note', 'agent', 1, 1, 1, 1),
+                ('tsk_2', 'acc_1', 'key_2', 'x', '', 'todo', 'low', 1, NULL, NULL, 'agent', 1, 1, 2, 2);
+            INSERT INTO questions (id, account_id, key_id, task_id, prompt, kind, options, status, answer, created_at,
+                answered_at, expires_at, closed_at)
+                VALUES ('qst_1', 'acc_1', 'key_1', NULL, 'Ship?', 'confirm', '["Yes","No"]', 'answered', 'Yes', 1, 2, 99, 2);
+            INSERT INTO inbox_items (id, account_id, key_id, kind, text, created_at)
+                VALUES ('inb_1', 'acc_1', 'key_2', 'answer', 'Yes ✓', 2);
+            """)
+        db.close()
+        let store = Store(path: path)
+        defer { store.close() }
+        #expect(try store.open())
+        let perKey = try store.read { db in
+            try db.rows("SELECT id, text_bytes FROM keys ORDER BY id", []) { "\(try $0.text("id"))=\(try $0.int("text_bytes"))" }
+        }
+        // key_1: "Café" 5, "two words" 9, "note" 4, "Ship?" 5, the options 12, "Yes" 3; key_2: "x" 1, "Yes ✓" 7.
+        #expect(perKey == ["key_1=38", "key_2=8", "key_3=0"])
+        #expect(try store.read { db in try StorageQuota.used(db, accountID: "acc_1") } == 46)
+    }
+
+    @Test func theLimitIsDescribedInTheLargestUnitThatDividesIt() {
+        #expect(StorageQuota.describe(StorageQuota.defaultLimit) == "256 MiB")
+        #expect(StorageQuota.describe(3 << 30) == "3 GiB")
+        #expect(StorageQuota.describe(1536 * 1024) == "1,536 KiB")
+        #expect(StorageQuota.describe(1000) == "1,000 bytes")
+    }
+}
