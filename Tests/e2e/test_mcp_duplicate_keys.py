@@ -18,7 +18,7 @@ def assert_invalid_request(response, place: str) -> None:
     assert body["error"]["code"] == -32600, body
     assert body["error"]["message"].endswith(f"more than once in {place}."), body
     assert "id" not in body or body["id"] is None, body
-    validate(body, "JSONRPCErrorResponse", version="2025-06-18")
+    validate(body, "JSONRPCErrorResponse")
 
 
 def open_task_ids(client, secret: str) -> list[str]:
