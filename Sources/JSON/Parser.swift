@@ -151,6 +151,9 @@ struct Parser {
     private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
         index = try NumberGrammar.scan(bytes, from: start)
+        if let integer = NumberGrammar.plainInteger(bytes, from: start, to: index) {
+            return JSONNumber(integer)
+        }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         return JSONNumber(validatedLiteral: text)
     }
