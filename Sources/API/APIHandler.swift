@@ -4,9 +4,9 @@ import JSON
 import Logging
 import Relaydeck
 
-/// The REST surface on the HTTP server. For each request: route it, read its body, pass the
-/// gate (credential, app code, rate limit, type), run the endpoint, and carry out what the
-/// endpoint asked (answer, park, stream). Errors become the contract's shape in one place
+/// The REST surface on the HTTP server. For each request: route it, check that its body is
+/// JSON, pass the gate (credential, app code, rate limit, type), parse the body, run the
+/// endpoint, and carry out what the endpoint asked (answer, park, stream). Errors become the contract's shape in one place
 /// (`APIError.from`). The request's record goes to `afterResponse` once the answer is out
 /// (`rest-api.md#activity-log`: an unknown path, or a body that is not JSON, is refused
 /// before the credential is read).
@@ -42,6 +42,10 @@ public final class APIHandler: HTTPHandler {
 
     /// Parked calls waiting now.
     public var waitingCount: Int { context.wakeups.count }
+
+    /// REST bodies built into a value so far: the tests see from it that a request refused at
+    /// the gate never paid for the full parse.
+    private(set) var bodiesParsed = 0
 
     // MARK: HTTPHandler
 
@@ -89,12 +93,13 @@ public final class APIHandler: HTTPHandler {
 
     // MARK: Steps
 
-    /// A request that matched an endpoint, with its parsed body.
+    /// A request that matched an endpoint, its body checked to be JSON (not parsed yet).
     struct Prepared {
         let request: HTTPRequest
         let endpoint: Endpoint
         let parameters: PathParameters
-        let body: JSON?
+        /// The endpoint takes a body and one was sent: it passed `JSONParser.validate`.
+        let hasBody: Bool
 
         /// A GET or HEAD that `writes`: it reads first and writes only what it found.
         var readsFirst: Bool { request.method == .get || request.method == .head }
@@ -119,7 +124,11 @@ public final class APIHandler: HTTPHandler {
         }
     }
 
-    /// Routing and the body: everything that needs no credential and no store.
+    /// Routing and whether the body is JSON: everything that needs no credential and no store.
+    /// The contract refuses a body that is not JSON before it reads the credential
+    /// (`rest-api.md#activity-log`), so that check comes first, but only as a scan of the
+    /// bytes: the value is built after the gate (`execute`), and a client without a
+    /// credential never makes the server build a large one.
     private func prepare(_ request: HTTPRequest, record: inout RequestRecord) throws -> Prepared {
         let path = Route.segments(of: request.head.pathBytes)
         guard let (route, parameters) = router.match(path) else { throw APIError.notFound }
@@ -128,30 +137,47 @@ public final class APIHandler: HTTPHandler {
         guard let endpoint = route.endpoint(for: request.method) else {
             throw APIError.methodNotAllowed(allow: route.allowedMethods)
         }
-        var body: JSON?
-        if endpoint.takesBody && !request.body.isEmpty {
+        let hasBody = endpoint.takesBody && !request.body.isEmpty
+        if hasBody {
             do {
-                body = try JSONParser.parse(request.body)
+                try JSONParser.validate(request.body)
             } catch {
                 throw APIError.badJSON
             }
         }
-        return Prepared(request: request, endpoint: endpoint, parameters: parameters, body: body)
+        return Prepared(request: request, endpoint: endpoint, parameters: parameters, hasBody: hasBody)
     }
 
-    /// The gate, then the endpoint.
+    /// The gate, then the body's value, then the endpoint.
     func execute(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
-        var call = Call(request: prepared.request, path: prepared.parameters, body: prepared.body)
-        defer { record.apply(call.note) }
+        let principal: Principal?
+        let body: JSON?
         do {
             try prepared.endpoint.screen?(prepared.request)
-            var principal: Principal?
-            if prepared.endpoint.needsCredential {
-                principal = try gate.admit(prepared.request, to: prepared.endpoint, record: &record)
-            }
+            principal = prepared.endpoint.needsCredential
+                ? try gate.admit(prepared.request, to: prepared.endpoint, record: &record) : nil
+            body = try parsedBody(prepared)
+        } catch {
+            return .respond(failure(error, &record))
+        }
+        var call = Call(request: prepared.request, path: prepared.parameters, body: body)
+        defer { record.apply(call.note) }
+        do {
             return try prepared.endpoint.run(&call, principal)
         } catch {
             return .respond(failure(error, &record))
+        }
+    }
+
+    /// The value of a body `prepare` validated. The parser refuses exactly what the validator
+    /// refuses, so the `400` here cannot happen; it stays the answer rather than a trap.
+    private func parsedBody(_ prepared: Prepared) throws(APIError) -> JSON? {
+        guard prepared.hasBody else { return nil }
+        bodiesParsed += 1
+        do {
+            return try JSONParser.parse(prepared.request.body)
+        } catch {
+            throw APIError.badJSON
         }
     }
 

@@ -56,6 +56,27 @@ extension JSON {
         return object
     }
 
+    /// A key that occurs more than once in one object, at any depth (this value first, then
+    /// its members and elements in order); nil when there is none. For a caller that must
+    /// refuse ambiguous messages as a whole (MCP's JSON-RPC messages).
+    public var firstDuplicateKey: String? {
+        switch self {
+        case .object(let object):
+            if let key = object.firstDuplicateKey { return key }
+            for member in object.members {
+                if let key = member.value.firstDuplicateKey { return key }
+            }
+            return nil
+        case .array(let elements):
+            for element in elements {
+                if let key = element.firstDuplicateKey { return key }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// True for `null` only.
     public var isNull: Bool {
         if case .null = self { return true }

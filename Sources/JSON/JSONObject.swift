@@ -66,6 +66,28 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         return duplicates
     }
 
+    /// The first key (in source order of its second occurrence) that occurs more than once;
+    /// nil when every key is unique. Small objects, the usual case, are compared pair by pair
+    /// without building a table.
+    public var firstDuplicateKey: String? {
+        let count = members.count
+        guard count > 1 else { return nil }
+        if count <= 8 {
+            for later in 1..<count {
+                for earlier in 0..<later where members[earlier].key == members[later].key {
+                    return members[later].key
+                }
+            }
+            return nil
+        }
+        var seen: Set<String> = []
+        seen.reserveCapacity(count)
+        for member in members where !seen.insert(member.key).inserted {
+            return member.key
+        }
+        return nil
+    }
+
     /// Yields `(key:value:)` pairs in source order.
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSON)]> {
         members.makeIterator()

@@ -28,6 +28,21 @@ public enum JSONParser {
         }.get()
     }
 
+    /// Checks that `bytes` is one JSON text that `parse` would accept with the same
+    /// `maxDepth`, and throws the error `parse` would throw, without building the value:
+    /// no allocation per value, so refusing or accepting a large body costs a scan of its
+    /// bytes (the API runs this before the credential, and the full parse after it).
+    public static func validate(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) {
+        var parser = Parser(bytes: bytes, maxDepth: maxDepth)
+        try parser.validateDocument()
+    }
+
+    public static func validate(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) in try validate(buffer, maxDepth: maxDepth) }
+        }.get()
+    }
+
     /// Parses the UTF-8 of `text`.
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
         var text = text

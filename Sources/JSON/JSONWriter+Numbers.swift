@@ -28,6 +28,10 @@ extension JSONWriter {
 
     /// The number's literal, exactly as it was parsed or built.
     public mutating func number(_ value: JSONNumber) {
+        if let integer = value.storedInteger {
+            int(integer)
+            return
+        }
         separate()
         var text = value.literal
         text.withUTF8 { bytes.append(contentsOf: $0) }

@@ -35,6 +35,26 @@ enum NumberGrammar {
         return j
     }
 
+    /// The value of the valid literal `bytes[start..<end]` when it is an integer as
+    /// `String(Int64)` writes it: no fraction or exponent, at most 18 digits (so it cannot
+    /// overflow), and not "-0" (whose text would not survive).
+    @inline(__always)
+    static func plainInteger(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int64? {
+        let negative = bytes[start] == UInt8(ascii: "-")
+        let digitsStart = negative ? start + 1 : start
+        guard end - digitsStart <= 18 else { return nil }
+        var value: Int64 = 0
+        for j in digitsStart..<end {
+            let digit = bytes[j] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int64(digit)
+        }
+        if negative {
+            return value == 0 ? nil : -value
+        }
+        return value
+    }
+
     /// True when `bytes` holds exactly one number and nothing else.
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !bytes.isEmpty else { return false }

@@ -27,7 +27,7 @@ extension Parser {
 
     /// Skips bytes that stand for themselves (printable ASCII and well-formed UTF-8) and returns
     /// the offset of the next quote or backslash.
-    private func scanPlain(from start: Int) throws(JSONParseError) -> Int {
+    func scanPlain(from start: Int) throws(JSONParseError) -> Int {
         let end = bytes.count
         var j = start
         while j < end {
@@ -97,31 +97,44 @@ extension Parser {
 
     /// Appends what the escape at `j` stands for to `scratch`; returns the offset after it.
     private mutating func appendEscape(at j: Int) throws(JSONParseError) -> Int {
+        let (scalar, next) = try escape(at: j)
+        appendUTF8(scalar)
+        return next
+    }
+
+    /// Skips the string whose opening quote is at `index`, checking it as `parseString` does;
+    /// leaves `index` past the closing quote.
+    mutating func skipString() throws(JSONParseError) {
+        var j = try scanPlain(from: index + 1)
+        while bytes[j] == UInt8(ascii: "\\") {
+            j = try scanPlain(from: try escape(at: j).next)
+        }
+        index = j + 1
+    }
+
+    /// The scalar the escape whose backslash is at `j` stands for, and the offset after it.
+    private func escape(at j: Int) throws(JSONParseError) -> (scalar: UInt32, next: Int) {
         guard j + 1 < bytes.count else { throw JSONParseError(.unexpectedEnd, at: bytes.count) }
-        let replacement: UInt8
         switch bytes[j + 1] {
-        case UInt8(ascii: "\""): replacement = 0x22
-        case UInt8(ascii: "\\"): replacement = 0x5C
-        case UInt8(ascii: "/"): replacement = 0x2F
-        case UInt8(ascii: "b"): replacement = 0x08
-        case UInt8(ascii: "f"): replacement = 0x0C
-        case UInt8(ascii: "n"): replacement = 0x0A
-        case UInt8(ascii: "r"): replacement = 0x0D
-        case UInt8(ascii: "t"): replacement = 0x09
-        case UInt8(ascii: "u"): return try appendUnicodeEscape(at: j)
+        case UInt8(ascii: "\""): return (0x22, j + 2)
+        case UInt8(ascii: "\\"): return (0x5C, j + 2)
+        case UInt8(ascii: "/"): return (0x2F, j + 2)
+        case UInt8(ascii: "b"): return (0x08, j + 2)
+        case UInt8(ascii: "f"): return (0x0C, j + 2)
+        case UInt8(ascii: "n"): return (0x0A, j + 2)
+        case UInt8(ascii: "r"): return (0x0D, j + 2)
+        case UInt8(ascii: "t"): return (0x09, j + 2)
+        case UInt8(ascii: "u"): return try unicodeEscape(at: j)
         default: throw JSONParseError(.invalidEscape, at: j)
         }
-        scratch.append(replacement)
-        return j + 2
     }
 
     /// `\uXXXX`, or a `\uD8xx\uDCxx` pair combined into one scalar. A surrogate escape that is
     /// not half of such a pair is rejected: a Swift string cannot hold it, and replacing it
     /// with U+FFFD would silently change the client's data.
-    private mutating func appendUnicodeEscape(at j: Int) throws(JSONParseError) -> Int {
+    private func unicodeEscape(at j: Int) throws(JSONParseError) -> (scalar: UInt32, next: Int) {
         let first = try hexQuad(at: j)
-        var scalar = UInt32(first)
-        var next = j + 6
+        let next = j + 6
         switch first {
         case 0xD800...0xDBFF:
             guard next + 1 < bytes.count,
@@ -132,15 +145,12 @@ extension Parser {
             guard (0xDC00...0xDFFF).contains(second) else {
                 throw JSONParseError(.loneSurrogate, at: j)
             }
-            scalar = 0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
-            next += 6
+            return (0x10000 + ((UInt32(first) - 0xD800) << 10) + (UInt32(second) - 0xDC00), next + 6)
         case 0xDC00...0xDFFF:
             throw JSONParseError(.loneSurrogate, at: j)
         default:
-            break
+            return (UInt32(first), next)
         }
-        appendUTF8(scalar)
-        return next
     }
 
     /// The four hex digits of the `\u` escape whose backslash is at `j`.

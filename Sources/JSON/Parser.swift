@@ -1,14 +1,17 @@
 /// The parsing state machine behind `JSONParser`.
 ///
-/// Values of open containers wait in one flat `pending` array and keys of open objects in
-/// `pendingKeys`; a frame remembers where its own values start. Closing a container moves its
-/// slice out in one go. Growth is amortised over the whole document, unlike a fresh array per
-/// container built by recursion, and depth costs no call stack.
+/// Values of open arrays wait in one flat stack and members of open objects in another; a
+/// frame remembers where its own start. Closing a container moves its slice out in one go
+/// (`PendingStack`), without copying or counting references value by value. Growth is
+/// amortised over the whole document, unlike a fresh array per container built by recursion,
+/// and depth costs no call stack.
 struct Parser {
     private struct Frame {
         var isObject: Bool
-        var valuesStart: Int
-        var keysStart: Int
+        /// Where the container's values (array) or members (object) start in their stack.
+        var start: Int
+        /// Object: the name of the member whose value is being read.
+        var key: String
     }
 
     let bytes: UnsafeRawBufferPointer
@@ -22,17 +25,27 @@ struct Parser {
         self.maxDepth = max(0, maxDepth)
     }
 
-    mutating func parseDocument() throws(JSONParseError) -> JSON {
-        let end = bytes.count
-        if end >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+    /// Refuses a byte order mark and an empty text; leaves `index` at the first value.
+    mutating func startDocument() throws(JSONParseError) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             throw JSONParseError(.byteOrderMark, at: 0)
         }
         skipWhitespace()
-        guard index < end else { throw JSONParseError(.empty, at: index) }
+        guard index < bytes.count else { throw JSONParseError(.empty, at: index) }
+    }
 
+    /// Whitespace only after the value.
+    mutating func endDocument() throws(JSONParseError) {
+        skipWhitespace()
+        guard index == bytes.count else { throw JSONParseError(.trailingData, at: index) }
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSON {
+        try startDocument()
+        let end = bytes.count
         var frames: [Frame] = []
-        var pending: [JSON] = []
-        var pendingKeys: [String] = []
+        var values = PendingStack<JSON>(filler: .null)
+        var members = PendingStack<(key: String, value: JSON)>(filler: (key: "", value: .null))
         var value: JSON
 
         nextValue: while true {
@@ -47,11 +60,11 @@ struct Parser {
                 if index < end, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
                     value = isObject ? .object(JSONObject()) : .array([])
+                } else if isObject {
+                    frames.append(Frame(isObject: true, start: members.count, key: try parseKey()))
+                    continue nextValue
                 } else {
-                    frames.append(Frame(isObject: isObject, valuesStart: pending.count, keysStart: pendingKeys.count))
-                    if isObject {
-                        pendingKeys.append(try parseKey())
-                    }
+                    frames.append(Frame(isObject: false, start: values.count, key: ""))
                     continue nextValue
                 }
             case UInt8(ascii: "\""):
@@ -74,57 +87,58 @@ struct Parser {
             // A value is complete: hand it to the innermost open container, closing every
             // container that ends right after it.
             while true {
-                guard let frame = frames.last else {
-                    skipWhitespace()
-                    guard index == end else { throw JSONParseError(.trailingData, at: index) }
+                let top = frames.count - 1
+                guard top >= 0 else {
+                    try endDocument()
                     return value
                 }
-                pending.append(value)
+                let isObject = frames[top].isObject
+                if isObject {
+                    members.push((key: frames[top].key, value: value))
+                } else {
+                    values.push(value)
+                }
                 skipWhitespace()
                 guard index < end else { throw JSONParseError(.unexpectedEnd, at: index) }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: ",") {
                     index += 1
                     skipWhitespace()
-                    if frame.isObject {
-                        pendingKeys.append(try parseKey())
+                    if isObject {
+                        frames[top].key = try parseKey()
                     }
                     continue nextValue
                 }
-                guard byte == (frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                guard byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
                     throw JSONParseError(.unexpectedByte(byte), at: index)
                 }
                 index += 1
+                let start = frames[top].start
                 frames.removeLast()
-                if frame.isObject {
-                    value = .object(Self.takeObject(&pending, &pendingKeys, from: frame))
-                } else {
-                    value = .array(Array(pending[frame.valuesStart...]))
-                    pending.removeSubrange(frame.valuesStart...)
-                }
+                value = isObject ? .object(JSONObject(members.take(from: start))) : .array(values.take(from: start))
             }
         }
     }
 
-    private static func takeObject(_ pending: inout [JSON], _ pendingKeys: inout [String], from frame: Frame) -> JSONObject {
-        let count = pending.count - frame.valuesStart
-        var members: [(key: String, value: JSON)] = []
-        members.reserveCapacity(count)
-        for offset in 0..<count {
-            members.append((key: pendingKeys[frame.keysStart + offset], value: pending[frame.valuesStart + offset]))
-        }
-        pending.removeSubrange(frame.valuesStart...)
-        pendingKeys.removeSubrange(frame.keysStart...)
-        return JSONObject(members)
+    /// A member name and its colon, leaving the index at the member's value.
+    mutating func parseKey() throws(JSONParseError) -> String {
+        try expectQuote()
+        let key = try parseString()
+        try expectColon()
+        return key
     }
 
-    /// A member name and its colon, leaving the index at the member's value.
-    private mutating func parseKey() throws(JSONParseError) -> String {
+    @inline(__always)
+    mutating func expectQuote() throws(JSONParseError) {
         guard index < bytes.count else { throw JSONParseError(.unexpectedEnd, at: index) }
         guard bytes[index] == UInt8(ascii: "\"") else {
             throw JSONParseError(.unexpectedByte(bytes[index]), at: index)
         }
-        let key = try parseString()
+    }
+
+    /// Whitespace, a colon, whitespace.
+    @inline(__always)
+    mutating func expectColon() throws(JSONParseError) {
         skipWhitespace()
         guard index < bytes.count else { throw JSONParseError(.unexpectedEnd, at: index) }
         guard bytes[index] == UInt8(ascii: ":") else {
@@ -132,17 +146,19 @@ struct Parser {
         }
         index += 1
         skipWhitespace()
-        return key
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
         let start = index
         index = try NumberGrammar.scan(bytes, from: start)
+        if let integer = NumberGrammar.plainInteger(bytes, from: start, to: index) {
+            return JSONNumber(integer)
+        }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         return JSONNumber(validatedLiteral: text)
     }
 
-    private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+    mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
         let count = word.utf8CodeUnitCount
         let letters = word.utf8Start
         for k in 0..<count {

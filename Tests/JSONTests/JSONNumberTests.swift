@@ -105,4 +105,30 @@ import Testing
         #expect(try JSONNumber(40) == number("4e1"))
         #expect(try JSONNumber(0.25) == number("25e-2"))
     }
+
+    /// Integers of up to 18 digits are kept as `Int64`, the rest as text; nothing of that
+    /// shows: the literal, the values, the equality and the written text are as they were.
+    @Test func integersKeptAsIntegersKeepTheirLiteral() throws {
+        let literals = ["0", "-0", "7", "-7", "123456789012345678", "-123456789012345678", "1234567890123456789",
+                        "9007199254740993", "-9223372036854775808", "10", "1.0", "1e2"]
+        for literal in literals {
+            let parsed = try #require(try JSONParser.parse(literal).number)
+            let built = try #require(JSONNumber(literal: literal))
+            #expect(parsed.literal == literal)
+            #expect(built.literal == literal)
+            #expect(parsed.description == literal)
+            #expect(parsed == built)
+            #expect(JSON.number(parsed).encoded() == Array(literal.utf8))
+            #expect(try JSONParser.parse("[\(literal)]").encoded() == Array("[\(literal)]".utf8))
+        }
+        #expect(try JSONParser.parse("123456789012345678").number?.storedInteger == 123_456_789_012_345_678)
+        #expect(try JSONParser.parse("1234567890123456789").number?.storedInteger == nil)
+        #expect(try JSONParser.parse("-0").number?.storedInteger == nil)
+        #expect(try JSONParser.parse("1.0").number?.storedInteger == nil)
+        #expect(JSONNumber(Int64.min).literal == "-9223372036854775808")
+        #expect(JSONNumber(Int64.min) == JSONNumber(literal: "-9223372036854775808"))
+        #expect(try JSONParser.parse("-0").number == JSONNumber(0))
+        #expect(try JSONParser.parse("5").number == JSONNumber(literal: "5.0"))
+        #expect(try JSONParser.parse("123456789012345678").number?.double == 123_456_789_012_345_678)
+    }
 }

@@ -41,6 +41,25 @@ import Testing
         #expect(JSONObject().duplicateKeys == [])
     }
 
+    @Test func findsTheFirstRepeatedKeyInSmallAndLargeObjects() {
+        #expect(sample().firstDuplicateKey == "a")
+        #expect(JSONObject([(key: "a", value: 1), (key: "b", value: 2)]).firstDuplicateKey == nil)
+        #expect(JSONObject().firstDuplicateKey == nil)
+        // Past eight members the table is used: the same answers.
+        let many = (0..<50).map { (key: "k\($0)", value: JSON.null) }
+        #expect(JSONObject(many).firstDuplicateKey == nil)
+        #expect(JSONObject(many + [(key: "k7", value: 1), (key: "k3", value: 1)]).firstDuplicateKey == "k7")
+        #expect(JSONObject([(key: "x", value: 1)] + many + [(key: "x", value: 2)]).firstDuplicateKey == "x")
+    }
+
+    @Test func findsARepeatedKeyAtAnyDepth() throws {
+        #expect(try JSONParser.parse(#"{"a":[1,{"b":{"c":1}}],"d":{}}"#).firstDuplicateKey == nil)
+        #expect(try JSONParser.parse(#"{"a":1,"a":2}"#).firstDuplicateKey == "a")
+        #expect(try JSONParser.parse(#"{"a":[1,{"b":{"c":1,"c":2}}]}"#).firstDuplicateKey == "c")
+        #expect(try JSONParser.parse(#"[[{"x":1}],[{"y":1,"y":1}]]"#).firstDuplicateKey == "y")
+        #expect(try JSONParser.parse(#""a""#).firstDuplicateKey == nil)
+    }
+
     @Test func iteratesInSourceOrder() {
         var seen: [String] = []
         for (key, value) in sample() {
