@@ -24,6 +24,8 @@ public struct JSONParseError: Error, Equatable, CustomStringConvertible {
         case controlCharacterInString
         /// Arrays and objects nested deeper than the parser's `maxDepth`.
         case depthLimitExceeded
+        /// More non-empty arrays and objects than the parser's `maxContainers`.
+        case tooManyContainers
         /// Something other than whitespace after the value.
         case trailingData
         /// The input starts with a UTF-8 byte order mark, which RFC 8259 forbids senders to add.
@@ -60,6 +62,7 @@ extension JSONParseError.Reason {
         case .invalidUTF8: "invalid UTF-8"
         case .controlCharacterInString: "control character in string"
         case .depthLimitExceeded: "nesting too deep"
+        case .tooManyContainers: "too many arrays and objects"
         case .trailingData: "data after the value"
         case .byteOrderMark: "byte order mark"
         case .empty: "no value"

@@ -7,24 +7,30 @@
 public enum JSONParser {
     /// Deep enough for any request body of the contract, shallow enough to stop abuse early.
     public static let defaultMaxDepth = 64
+    /// Non-empty arrays and objects one document may hold; one more throws
+    /// `tooManyContainers`. Building a value costs an allocation per non-empty container
+    /// (`[[[1]]]` repeated to a megabyte took 52 ms where a flat array of numbers takes 7),
+    /// and no request of the contract holds more than a few dozen; 10,000 keeps the worst
+    /// body within about a millisecond of building, like the depth bound keeps its nesting.
+    public static let defaultMaxContainers = 10_000
 
     /// Parses `bytes` as one JSON text. Arrays and objects may nest `maxDepth` levels deep
     /// (`[[1]]` is two levels); one level more throws `depthLimitExceeded`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
-        var parser = Parser(bytes: bytes, maxDepth: maxDepth)
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth, maxContainers: Int = defaultMaxContainers) throws(JSONParseError) -> JSON {
+        var parser = Parser(bytes: bytes, maxDepth: maxDepth, maxContainers: maxContainers)
         return try parser.parseDocument()
     }
 
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, maxContainers: Int = defaultMaxContainers) throws(JSONParseError) -> JSON {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(JSONParseError) -> JSON in try parse(buffer, maxDepth: maxDepth) }
+            Result { () throws(JSONParseError) -> JSON in try parse(buffer, maxDepth: maxDepth, maxContainers: maxContainers) }
         }.get()
     }
 
     /// Offsets in errors count from the start of the slice, not of its base array.
-    public static func parse(_ bytes: ArraySlice<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+    public static func parse(_ bytes: ArraySlice<UInt8>, maxDepth: Int = defaultMaxDepth, maxContainers: Int = defaultMaxContainers) throws(JSONParseError) -> JSON {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(JSONParseError) -> JSON in try parse(buffer, maxDepth: maxDepth) }
+            Result { () throws(JSONParseError) -> JSON in try parse(buffer, maxDepth: maxDepth, maxContainers: maxContainers) }
         }.get()
     }
 
@@ -32,22 +38,22 @@ public enum JSONParser {
     /// `maxDepth`, and throws the error `parse` would throw, without building the value:
     /// no allocation per value, so refusing or accepting a large body costs a scan of its
     /// bytes (the API runs this before the credential, and the full parse after it).
-    public static func validate(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) {
-        var parser = Parser(bytes: bytes, maxDepth: maxDepth)
+    public static func validate(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth, maxContainers: Int = defaultMaxContainers) throws(JSONParseError) {
+        var parser = Parser(bytes: bytes, maxDepth: maxDepth, maxContainers: maxContainers)
         try parser.validateDocument()
     }
 
-    public static func validate(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) {
+    public static func validate(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth, maxContainers: Int = defaultMaxContainers) throws(JSONParseError) {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(JSONParseError) in try validate(buffer, maxDepth: maxDepth) }
+            Result { () throws(JSONParseError) in try validate(buffer, maxDepth: maxDepth, maxContainers: maxContainers) }
         }.get()
     }
 
     /// Parses the UTF-8 of `text`.
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth, maxContainers: Int = defaultMaxContainers) throws(JSONParseError) -> JSON {
         var text = text
         return try text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) -> JSON in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth) }
+            Result { () throws(JSONParseError) -> JSON in try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth, maxContainers: maxContainers) }
         }.get()
     }
 }

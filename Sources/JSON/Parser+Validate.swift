@@ -18,11 +18,13 @@ extension Parser {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < maxDepth else { throw JSONParseError(.depthLimitExceeded, at: index) }
                 let isObject = byte == UInt8(ascii: "{")
+                let opened = index
                 index += 1
                 skipWhitespace()
                 if index < end, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
                 } else {
+                    try openContainer(at: opened)
                     let bit: UInt64 = 1 << UInt64(depth & 63)
                     if isObject {
                         objects[depth >> 6] |= bit

@@ -16,13 +16,23 @@ struct Parser {
 
     let bytes: UnsafeRawBufferPointer
     let maxDepth: Int
+    /// Non-empty arrays and objects one document may hold (`JSONParser.defaultMaxContainers`).
+    let maxContainers: Int
+    var containers = 0
     var index = 0
     /// Reused for strings with escapes, so each such string costs one allocation (its own).
     var scratch: [UInt8] = []
 
-    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    init(bytes: UnsafeRawBufferPointer, maxDepth: Int, maxContainers: Int) {
         self.bytes = bytes
         self.maxDepth = max(0, maxDepth)
+        self.maxContainers = maxContainers
+    }
+
+    /// Counts one more non-empty container, opened at `at`.
+    mutating func openContainer(at: Int) throws(JSONParseError) {
+        containers += 1
+        guard containers <= maxContainers else { throw JSONParseError(.tooManyContainers, at: at) }
     }
 
     /// Refuses a byte order mark and an empty text; leaves `index` at the first value.
@@ -55,16 +65,16 @@ struct Parser {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard frames.count < maxDepth else { throw JSONParseError(.depthLimitExceeded, at: index) }
                 let isObject = byte == UInt8(ascii: "{")
+                let opened = index
                 index += 1
                 skipWhitespace()
                 if index < end, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
                     value = isObject ? .object(JSONObject()) : .array([])
-                } else if isObject {
-                    frames.append(Frame(isObject: true, start: members.count, key: try parseKey()))
-                    continue nextValue
                 } else {
-                    frames.append(Frame(isObject: false, start: values.count, key: ""))
+                    try openContainer(at: opened)
+                    frames.append(Frame(isObject: isObject, start: isObject ? members.count : values.count,
+                                        key: isObject ? try parseKey() : ""))
                     continue nextValue
                 }
             case UInt8(ascii: "\""):

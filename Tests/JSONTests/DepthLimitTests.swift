@@ -46,7 +46,7 @@ import Testing
     /// an ordinary error instead of a stack overflow.
     @Test func parsesDeepInputWithoutRecursion() {
         let bytes = Array(repeating: UInt8(ascii: "["), count: 100_000)
-        #expect(throws: JSONParseError(.unexpectedEnd, at: 100_000)) { try JSONParser.parse(bytes, maxDepth: .max) }
+        #expect(throws: JSONParseError(.unexpectedEnd, at: 100_000)) { try JSONParser.parse(bytes, maxDepth: .max, maxContainers: .max) }
     }
 
     @Test func parsesWideInputInLinearShape() throws {
@@ -57,7 +57,7 @@ import Testing
             text += "\"k\(k)\":[\(k)]"
         }
         text += "}"
-        let object = try #require(try JSONParser.parse(text).objectValue)
+        let object = try #require(try JSONParser.parse(text, maxContainers: .max).objectValue)
         #expect(object.count == count)
         #expect(object["k49999"] == [49999])
     }
