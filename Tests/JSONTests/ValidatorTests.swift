@@ -36,18 +36,7 @@ import TestSupport
         for name in Corpus.files("y_") + Corpus.files("i_") {
             let original = Corpus.bytes(name)
             for _ in 0..<80 {
-                var bytes = original
-                for _ in 0...Int.random(in: 0..<3, using: &random) {
-                    let byte = MutationTests.interesting.randomElement(using: &random) ?? 0
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0 where !bytes.isEmpty:
-                        bytes[Int.random(in: 0..<bytes.count, using: &random)] = byte
-                    case 1 where !bytes.isEmpty:
-                        bytes.remove(at: Int.random(in: 0..<bytes.count, using: &random))
-                    default:
-                        bytes.insert(byte, at: Int.random(in: 0...bytes.count, using: &random))
-                    }
-                }
+                let bytes = MutationTests.mutated(original, using: &random)
                 let expected = parsed(bytes)
                 #expect(validated(bytes) == expected, "\(name): \(bytes)")
                 if expected == nil { accepted += 1 } else { refused += 1 }

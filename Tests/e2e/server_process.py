@@ -26,6 +26,15 @@ LISTENING_JSON = re.compile(r'"msg":"listening","address":"([^"]+)"')
 START_TIMEOUT = 20.0
 
 
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process `pid`, from /proc."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
 def binary_path() -> Path:
     """The binary under test: $RELAYDECKD, else .build/release/relaydeckd of the package."""
     configured = os.environ.get("RELAYDECKD")

@@ -11,6 +11,7 @@ import time
 from api import create_account, create_key
 from http_clients import PythonClient
 from raw_http import RawConnection, request_bytes
+from server_process import resident_bytes
 
 RELAXED_LIMITS = {
     "RATE_LIMIT_REQUESTS_PER_MINUTE": "1000000",
@@ -26,14 +27,6 @@ SLACK = 16 * MIB
 ATTACK_SECONDS = 6.0
 # Long labels make the answers sizeable: the widest one the server accepts is used.
 LABELS = ["👍🏽" * 20, "x" * 40]
-
-
-def resident_bytes(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
 
 
 def account_with_large_key_list(py) -> tuple[str, int]:

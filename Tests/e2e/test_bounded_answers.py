@@ -21,6 +21,7 @@ from api import create_account, create_key
 from http_clients import PythonClient
 from mcp_support import MODERN, meta, tool, validate
 from raw_http import RawConnection, request_bytes
+from server_process import ServerProcess, resident_bytes
 
 RELAXED_LIMITS = {
     "RATE_LIMIT_REQUESTS_PER_MINUTE": "1000000",
@@ -39,7 +40,6 @@ PAGE_BOUND = MIB + TASK_BYTES + 64 * 1024
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
     """A server whose key has TASKS large open tasks; yields (server, token, secret)."""
-    from server_process import ServerProcess
     server = ServerProcess(tmp_path_factory.mktemp("bounded"), RELAXED_LIMITS).start()
     py = PythonClient(server.host, server.port)
     _, token = create_account(py)
@@ -160,14 +160,6 @@ def test_mcp_open_tasks_resource_is_cut_with_a_note_and_a_cursor(loaded):
     rest = tool(client, secret, "list_tasks", {"status": ["todo", "in_progress"], "limit": 500,
                                                "cursor": content["next_cursor"]})
     assert not {t["id"] for t in content["tasks"]} & {t["id"] for t in rest["structuredContent"]["tasks"]}
-
-
-def resident_bytes(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
 
 
 class HealthProbe(threading.Thread):
