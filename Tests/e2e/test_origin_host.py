@@ -52,6 +52,23 @@ def test_a_rebound_host_is_refused_on_mcp(client, agent, server):
     assert client.call("POST", "/mcp", json=PING, api_key=secret).status == 200
 
 
+def test_the_install_script_is_given_only_under_an_address_mcp_answers_to(client, server):
+    """The script points agents at /mcp by the address it was fetched by: under a name /mcp
+    refuses, it would set agents up to be refused."""
+    assert_error(client.call("GET", "/install", headers={"Host": f"evil.example:{server.port}"}), 403, FOREIGN_HOST)
+    name = socket.gethostname().split(".")[0]
+    for host in [f"127.0.0.1:{server.port}", f"localhost:{server.port}", f"{name}.local:{server.port}"]:
+        response = client.call("GET", "/install", headers={"Host": host})
+        assert response.status == 200, (host, response)
+        assert f"http://{host}".encode() in response.body, host
+
+
+def test_the_machines_mdns_name_is_its_own(client, agent, server):
+    _, _, secret = agent
+    name = socket.gethostname().split(".")[0]
+    assert client.call("POST", "/mcp", json=PING, api_key=secret, headers={"Host": f"{name}.local:{server.port}"}).status == 200
+
+
 def test_a_rebound_host_is_refused_on_the_web_console(client, server):
     _, token = create_account(client)
     evil = f"evil.example:{server.port}"

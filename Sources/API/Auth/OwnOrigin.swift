@@ -115,17 +115,26 @@ enum OwnOrigin {
         return nil
     }
 
-    /// The machine's own names, lowercased: the host name as `gethostname` gives it, and
-    /// its first label alone (`build1.lab.example` gives `build1` too). Read once: a host
-    /// renamed while the server runs keeps its old names until a restart.
+    /// The machine's own names, lowercased: the host name as `gethostname` gives it, its
+    /// first label alone (`build1.lab.example` gives `build1` too), and that label in `.local`,
+    /// the name mDNS (Avahi, Bonjour) answers for it on the home network (`raspberrypi.local`).
+    /// Read once: a host renamed while the server runs keeps its old names until a restart.
     static let machineNames: Set<String> = {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return [] }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        let name = String(decoding: bytes, as: UTF8.self).lowercased()
+        return names(ofHost: String(decoding: bytes, as: UTF8.self))
+    }()
+
+    /// The names of a machine whose host name is `hostName` (see `machineNames`).
+    static func names(ofHost hostName: String) -> Set<String> {
+        let name = hostName.lowercased()
         guard !name.isEmpty else { return [] }
         var names: Set = [name]
-        if let first = name.split(separator: ".").first { names.insert(String(first)) }
+        if let first = name.split(separator: ".").first {
+            names.insert(String(first))
+            names.insert(first + ".local")
+        }
         return names
-    }()
+    }
 }

@@ -72,13 +72,21 @@ import Testing
         #expect(throws: (any Error).self) { try OwnOrigin.require(try head(http), configuration(https: true)) }
     }
 
+    /// A Raspberry Pi is reached at home by its mDNS name (`raspberrypi.local`).
+    @Test func aMachinesNamesAreItsHostNameItsFirstLabelAndThatLabelInDotLocal() {
+        #expect(OwnOrigin.names(ofHost: "RaspberryPi") == ["raspberrypi", "raspberrypi.local"])
+        #expect(OwnOrigin.names(ofHost: "build1.lab.example") == ["build1.lab.example", "build1", "build1.local"])
+        #expect(OwnOrigin.names(ofHost: "").isEmpty)
+    }
+
     @Test func theHostMustBeALoopbackNameAnAddressOrThisMachinesName() {
-        let machine: Set = ["build1.lab.example", "build1"]
+        let machine = OwnOrigin.names(ofHost: "build1.lab.example")
         for host in ["localhost", "localhost:8080", "app.localhost:1", "LocalHost.", "127.0.0.1:8080", "127.1.2.3", "[::1]:8080",
-                     "[fe80::1]", "10.0.0.7:8080", "build1:8080", "build1.lab.example"] {
+                     "[fe80::1]", "10.0.0.7:8080", "build1:8080", "build1.lab.example", "build1.local:8080"] {
             #expect(OwnOrigin.isOwn(host: host, publicHost: nil, machineNames: machine), "\(host)")
         }
         for host in ["evil.example:8080", "localhost.evil.example", "build1.evil.example", "127.0.0.1.nip.io", "", ":8080",
+                     "other.local", "build1.lab.local",
                      "localhost:80x", "[::1", "[not-v6]:80", "user@localhost"] {
             #expect(!OwnOrigin.isOwn(host: host, publicHost: nil, machineNames: machine), "\(host)")
         }

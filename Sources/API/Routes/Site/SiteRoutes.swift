@@ -32,8 +32,12 @@ struct SiteRoutes: RouteGroup {
         return SitePage.response(title: page.title + " · Relaydeck Server", body: page.html(origin), origin: origin)
     }
 
+    /// The script points agents at `/mcp` under the address it was fetched by, so it is given
+    /// only under an address `/mcp` answers to (`OwnOrigin.checkHost`): under another name it
+    /// would configure agents that are then refused.
     private func install(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let origin = try SiteOrigin.of(request, configuration: configuration)
+        try OwnOrigin.checkHost(request.head, configuration)
         return HTTPResponse(status: 200, headers: SitePage.headers(contentType: "text/plain; charset=utf-8", origin: origin),
                             body: InstallScript.text(for: origin.url))
     }
