@@ -5,6 +5,9 @@ public enum DomainError: Error, Equatable, Sendable {
     case notFound(String)
     /// 409 `conflict`: a count limit is full, or the state forbids the change.
     case conflict(String)
+    /// 409 `conflict` too: the account's storage quota is full; its message says how to make
+    /// room (an MCP tool error adds no other advice).
+    case storageFull(String)
     /// 422 `validation_failed`, with a message per field.
     case validation([FieldProblem])
 }

@@ -33,7 +33,7 @@ public struct StorageQuota: Sendable, Equatable {
         guard growth > 0 else { return }
         let used = try Self.used(db, accountID: accountID)
         guard used + growth > limit else { return }
-        throw DomainError.conflict(fullMessage)
+        throw DomainError.storageFull(fullMessage)
     }
 
     /// What the refusal says: what is full, and how to make room.

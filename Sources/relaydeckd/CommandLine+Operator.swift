@@ -142,7 +142,7 @@ extension CommandLine {
             return 0
         } catch let error as DomainError {
             switch error {
-            case .notFound(let message), .conflict(let message): printError(message)
+            case .notFound(let message), .conflict(let message), .storageFull(let message): printError(message)
             case .validation(let problems): printError(problems.map { "\($0.field): \($0.message)" }.joined(separator: " "))
             }
             return 1

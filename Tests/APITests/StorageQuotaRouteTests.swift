@@ -43,6 +43,8 @@ import Testing
         #expect(refused["isError"] == .bool(true))
         #expect(refused["_meta"]?["relaydeck/code"]?.stringValue == "conflict")
         #expect(MCPClient.text(refused).hasPrefix("Error conflict: \(Self.full)"))
+        // The message says how to make room; the advice for a full count would mislead.
+        #expect(!MCPClient.text(refused).contains("Close or finish something first"))
         let asked = try client.call("ask_user", #"{"prompt": "Go?", "wait_seconds": 0}"#)
         #expect(asked["_meta"]?["relaydeck/code"]?.stringValue == "conflict")
     }

@@ -135,7 +135,7 @@ import Testing
     @Test func aWriteThatWouldPassTheLimitIsAConflictAndWritesNothing() throws {
         test.store.quota = StorageQuota(limit: 100)
         let task = try test.tasks.create(agent(), keyID: nil, NewTask(title: title(String(repeating: "a", count: 90))), host: nil)
-        let full = DomainError.conflict(test.store.quota.fullMessage)
+        let full = DomainError.storageFull(test.store.quota.fullMessage)
         #expect(test.store.quota.fullMessage.contains("100 bytes"))
         #expect(throws: full) {
             try test.tasks.create(agent(1), keyID: nil, NewTask(title: title(String(repeating: "b", count: 11))), host: nil)
@@ -165,7 +165,7 @@ import Testing
                                          host: nil)
         // The operator lowers the limit below what the account holds.
         test.store.quota = StorageQuota(limit: 10)
-        let full = DomainError.conflict(test.store.quota.fullMessage)
+        let full = DomainError.storageFull(test.store.quota.fullMessage)
         #expect(throws: full) { try questions.answer(accountID: account.id, id: asked.id, "yes") }
         #expect(throws: full) { try test.tasks.update(agent(), taskID: task.id, TaskPatch(title: title("Longer title"))) }
         _ = try test.tasks.update(agent(), taskID: task.id, TaskPatch(status: .done, priority: .high, progress: .some(100)))

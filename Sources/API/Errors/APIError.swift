@@ -13,6 +13,8 @@ public struct APIError: Error, Sendable {
     /// Fields with a problem beyond those in `fields` (`FieldNames.maxListed`).
     public var moreFields = 0
     public var headers: [(name: String, value: String)] = []
+    /// The message already tells a model what to do instead: an MCP tool error adds nothing.
+    public var saysWhatToDo = false
 
     init(_ status: Int, _ code: String, _ message: String) {
         self.status = status
@@ -123,6 +125,10 @@ public struct APIError: Error, Sendable {
             switch error {
             case .notFound(let message): return APIError(404, "not_found", message)
             case .conflict(let message): return APIError(409, "conflict", message)
+            case .storageFull(let message):
+                var error = APIError(409, "conflict", message)
+                error.saysWhatToDo = true
+                return error
             case .validation(let problems): return validation(problems)
             }
         case is AttestedKeyInUse:

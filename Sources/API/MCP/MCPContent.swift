@@ -64,7 +64,7 @@ struct MCPContent {
         } else if uri.hasPrefix(Self.taskPrefix), uri.count > Self.taskPrefix.count {
             content = try MCPTools.taskJSON(try tasks.get(principal, taskID: String(uri.dropFirst(Self.taskPrefix.count))))
         } else {
-            throw MCPError.invalidParams("Resource not found: \(uri)", restCode: "not_found")
+            throw MCPError.invalidParams("Resource not found: \(FieldNames.shown(uri))", restCode: "not_found")
         }
         let text = streamed?.placeholder ?? String(decoding: content.encoded(), as: UTF8.self)
         var result = JSONObject([("contents", .array([Self.entry([("uri", uri), ("mimeType", "application/json"), ("text", text)])]))])

@@ -37,6 +37,7 @@ enum MCPToolResult {
     /// What went wrong and what to send instead: each argument with its problem for a `422`,
     /// the way to a valid ID for a `404`.
     static func explanation(_ error: APIError, tool: MCPTool) -> String {
+        if error.saysWhatToDo { return error.message }
         switch error.code {
         case "validation_failed":
             let each = error.fields.map { "\($0.field): \($0.message)" }.joined(separator: " ")

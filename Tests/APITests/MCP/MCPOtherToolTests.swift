@@ -93,6 +93,16 @@ import Testing
         #expect(try noGoal.json()["error"]?["code"]?.int64Value == -32602)
     }
 
+    /// An unknown resource's URI is echoed cut, never in full (a 500 KB URI gave an answer of
+    /// the same size).
+    @Test func anUnknownResourceOfAHugeURIIsNotEchoedInFull() throws {
+        let uri = "tasks://nothing/" + String(repeating: "u", count: 500_000)
+        let refused = try client.legacy("resources/read", #"{"uri":"\#(uri)"}"#)
+        #expect(try refused.json()["error"]?["code"]?.int64Value == -32602)
+        #expect(refused.text.contains("Resource not found: tasks://nothing/"))
+        #expect(refused.text.utf8.count < 1_000)
+    }
+
     /// A goal is bounded as a task's description is: a bigger one is not echoed back.
     @Test func aGoalOverTheDescriptionsBytesIsRefused() throws {
         let huge = String(repeating: "g", count: 80_001)
