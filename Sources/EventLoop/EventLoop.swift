@@ -184,7 +184,7 @@ public final class EventLoop {
     }
 
     /// One iteration: wait for events (at most until the next timer, or `maxWait`), handle
-    /// them, then due timers, then the work queued for soon.
+    /// them, then the work queued for soon, then each due timer followed by the work it queued.
     public func runOnce(maxWait: TimeSpan? = nil) {
         var timeout = Int32(-1)
         if !soon.isEmpty || !deferred.isEmpty {
@@ -205,8 +205,11 @@ public final class EventLoop {
             Log.error("epoll_wait failed", ["errno": Errno.current.description])
         }
         dispatch(max(0, Int(count)))
-        runTimers()
+        // What the events queued first (the turn's COMMIT, its answers), then the timers, each
+        // after the work the one before it queued: a timer never runs inside a turn that is
+        // still open, so it never reads rows that a failing COMMIT then takes back.
         runSoonQueue()
+        runTimers()
     }
 
     /// Handles the events left from the last turn, then the `count` new ones, until the turn's
@@ -258,6 +261,7 @@ public final class EventLoop {
         let mark = timers.schedulingMark
         while let timer = timers.popExpired(now: now, scheduledBefore: mark) {
             timer.callback()
+            runSoonQueue()
         }
     }
 

@@ -146,6 +146,33 @@ final class RecordingHandler: IOHandler {
         close(second)
     }
 
+    /// A turn: its events, then the work they queued (a write turn's COMMIT), then each due
+    /// timer followed by the work that timer queued, so no timer runs inside an open turn.
+    @Test func queuedWorkOfTheEventsRunsBeforeTheDueTimersAndEachTimersWorkBeforeTheNext() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        var order: [String] = []
+        let first = loop.makeTimer {
+            order.append("timer 1")
+            loop.runSoon { order.append("work of timer 1") }
+        }
+        let second = loop.makeTimer { order.append("timer 2") }
+        loop.reschedule(first, at: clock.now)
+        loop.reschedule(second, at: clock.now + TimeSpan(nanoseconds: 1))
+        clock.advance(by: .milliseconds(1))
+        let fd = eventfd(1, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        defer { close(fd) }
+        let handler = RecordingHandler()
+        handler.onEvent = { _ in
+            order.append("event")
+            loop.runSoon { order.append("work of the event") }
+        }
+        let registration = try loop.register(fd: fd, interest: .readable, handler: handler)
+        loop.runOnce(maxWait: .zero)
+        #expect(order == ["event", "work of the event", "timer 1", "work of timer 1", "timer 2"])
+        loop.unregister(registration)
+    }
+
     @Test func workFromAnotherThreadWakesTheLoop() throws {
         let loop = try EventLoop()
         let handle = loop.handle
