@@ -245,3 +245,39 @@ def test_the_web_console_on_https_without_public_url_uses_the_https_origin_and_a
     head, _ = curl_json(pki, "-X", "POST", f"{base}/v1/keys", "-H", f"Cookie: {cookie}", "-H", "Origin: https://elsewhere.example",
                         "-H", "Content-Type: application/json", "--data", json.dumps({"label": "x"}))
     assert head.startswith("HTTP/1.1 403"), head
+
+
+def test_a_large_page_streamed_in_pieces_crosses_tls_whole(https_server, pki):
+    """A page over 64 KiB is written chunked as the client reads (`HTTPBodyProducer`); over
+    TLS each piece crosses many records and the writes that wait for the socket resume."""
+    import http.client
+
+    context = ssl.create_default_context(cafile=str(pki / "ca.pem"))
+    conn = http.client.HTTPSConnection("127.0.0.1", https_server.port, context=context, timeout=30)
+
+    def call(method, path, body=None, token=None):
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = conn.getresponse()
+        return response, json.loads(response.read())
+
+    _, created = call("POST", "/v1/accounts", {})
+    _, made = call("POST", "/v1/keys", {"label": "TLS"}, created["token"])
+    secret = made["secret"]
+    description = "\U0001F600" * 20_000  # 80,000 bytes
+    for index in range(30):
+        response, _ = call("POST", "/v1/tasks", {"title": f"Task {index}", "description": description}, secret)
+        assert response.status == 201
+    seen, cursor = [], None
+    while True:
+        response, page = call("GET", "/v1/tasks?limit=500" + (f"&cursor={cursor}" if cursor else ""), token=secret)
+        assert response.status == 200
+        if len(page["tasks"]) > 1:
+            assert response.getheader("Transfer-Encoding") == "chunked"
+        assert all(task["description"] == description for task in page["tasks"])
+        seen += [task["id"] for task in page["tasks"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert len(seen) == 30 == len(set(seen))
+    conn.close()
