@@ -20,6 +20,8 @@ final class TurnCommit {
         let parked: ParkedRequest
         let response: HTTPResponse
         let record: RequestRecord
+        /// The request, for the way its endpoint answers a failed COMMIT.
+        let prepared: APIHandler.Prepared
     }
 
     var waiting: [Waiting] = []
@@ -34,7 +36,7 @@ extension APIHandler {
     }
 
     /// Answers `outcome` now, or, while the turn has a transaction open, once it is committed.
-    func answerAfterCommit(_ outcome: Outcome, responder: HTTPResponder, record: RequestRecord) {
+    func answerAfterCommit(_ outcome: Outcome, _ prepared: Prepared, responder: HTTPResponder, record: RequestRecord) {
         guard let turn else {
             deliver(outcome, to: .responder(responder), record: record)
             return
@@ -44,7 +46,7 @@ extension APIHandler {
             // then carry it out as before.
             var record = record
             if let error = commitTurn() {
-                deliver(.respond(failure(error, &record)), to: .responder(responder), record: record)
+                deliver(.respond(failure(error, &record, prepared)), to: .responder(responder), record: record)
             } else {
                 deliver(outcome, to: .responder(responder), record: record)
             }
@@ -54,7 +56,7 @@ extension APIHandler {
         // never ends (the server stopping answers it the same way).
         let parked = responder.parkUntilEndOfTurn(timeout: Self.writeLockWait)
         parked.onTimeout = { [weak self] _ in self?.commitTurn() }
-        turn.waiting.append(TurnCommit.Waiting(parked: parked, response: response, record: record))
+        turn.waiting.append(TurnCommit.Waiting(parked: parked, response: response, record: record, prepared: prepared))
     }
 
     /// Commits the turn's transaction and answers the requests that waited for it; when the
@@ -76,7 +78,7 @@ extension APIHandler {
         }
         for item in ending.waiting {
             var record = item.record
-            let response = commitError.map { failure($0, &record) } ?? item.response
+            let response = commitError.map { failure($0, &record, item.prepared) } ?? item.response
             // A client that went away meanwhile gets nothing, but its request was carried out
             // (or undone) all the same: its record ends like any answered one.
             item.parked.respond(response)

@@ -45,7 +45,7 @@ extension APIHandler {
     func executeHoldingLock(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
         let outcome = execute(prepared, record: &record)
         if let error = commitTurn() {
-            return .respond(failure(error, &record))
+            return .respond(failure(error, &record, prepared))
         }
         return outcome
     }
@@ -102,7 +102,7 @@ final class WriteLockAttempt {
     private func giveUp() {
         cancelTimer()
         let unavailable = StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
-        handler.deliver(.respond(handler.failure(unavailable, &record)), to: .parked(parked), record: record)
+        handler.deliver(.respond(handler.failure(unavailable, &record, prepared)), to: .parked(parked), record: record)
     }
 
     private func clientWentAway() {

@@ -63,12 +63,12 @@ public final class APIHandler: HTTPHandler {
         guard prepared.endpoint.writes else {
             // A read after a write of this turn may have seen rows not committed yet: its
             // answer waits for the turn's COMMIT too.
-            answerAfterCommit(execute(prepared, record: &record), responder: responder, record: record)
+            answerAfterCommit(execute(prepared, record: &record), prepared, responder: responder, record: record)
             return
         }
         switch takeWriteLock() {
         case .held:
-            answerAfterCommit(execute(prepared, record: &record), responder: responder, record: record)
+            answerAfterCommit(execute(prepared, record: &record), prepared, responder: responder, record: record)
         case .busy where prepared.readsFirst:
             // A read that writes only when it finds something to mark (an inbox with items, a
             // question not seen yet) runs at once: what only reads answers while another
@@ -119,7 +119,7 @@ public final class APIHandler: HTTPHandler {
         switch takeWriteLock() {
         case .held: return executeHoldingLock(prepared, record: &record)
         case .busy where prepared.readsFirst: return execute(prepared, record: &record)
-        case .busy: return .respond(failure(StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds), &record))
+        case .busy: return .respond(failure(StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds), &record, prepared))
         case .unavailable: return execute(prepared, record: &record)
         }
     }
@@ -158,14 +158,14 @@ public final class APIHandler: HTTPHandler {
                 ? try gate.admit(prepared.request, to: prepared.endpoint, record: &record) : nil
             body = try parsedBody(prepared)
         } catch {
-            return .respond(failure(error, &record))
+            return .respond(failure(error, &record, prepared))
         }
         var call = Call(request: prepared.request, path: prepared.parameters, body: body)
         defer { record.apply(call.note) }
         do {
             return try prepared.endpoint.run(&call, principal)
         } catch {
-            return .respond(failure(error, &record))
+            return .respond(failure(error, &record, prepared))
         }
     }
 
@@ -181,9 +181,15 @@ public final class APIHandler: HTTPHandler {
         }
     }
 
-    func failure(_ error: any Error, _ record: inout RequestRecord) -> HTTPResponse {
+    /// The answer to `error`: the REST body; for a failure of the server itself (`5xx`: the
+    /// store away or busy, a COMMIT that failed) on an endpoint with its own protocol
+    /// (`Endpoint.failureAnswer`: `/mcp` answers JSON-RPC), that endpoint's answer.
+    func failure(_ error: any Error, _ record: inout RequestRecord, _ prepared: Prepared? = nil) -> HTTPResponse {
         let failure = APIError.from(error)
         record.note(failure)
+        if let prepared, failure.status >= 500, let answer = prepared.endpoint.failureAnswer {
+            return answer(prepared.request, failure)
+        }
         return failure.response
     }
 

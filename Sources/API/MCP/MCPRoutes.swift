@@ -21,6 +21,7 @@ final class MCPRoutes: RouteGroup {
     var routes: [Route] {
         var post = Endpoint(.post, .apiKey { [self] call, use in serve(&call, use) })
         post.keyInQuery = true
+        post.failureAnswer = { request, error in Self.failureAnswer(request, error) }
         post.screen = { [configuration = context.configuration] request throws(APIError) in
             try OwnOrigin.screen(request.head, configuration)
         }
@@ -110,6 +111,18 @@ final class MCPRoutes: RouteGroup {
         let failure = (error as? MCPError) ?? Self.mcpError(APIError.from(error))
         note.failure = APIError(failure.httpStatus, failure.restCode, failure.message)
         return .respond(MCPReply.error(id: id, failure))
+    }
+
+    /// A failure of the server around the request (the store away or busy, the turn's COMMIT
+    /// failed): a JSON-RPC error with the request's ID when it has one, in the HTTP status and
+    /// with the headers (`Retry-After`) the REST answer has, so a client's JSON-RPC layer reads
+    /// it as an error instead of a body it cannot parse.
+    static func failureAnswer(_ request: HTTPRequest, _ error: APIError) -> HTTPResponse {
+        var id = JSON.null
+        if let message = try? MCPMessage.parse(request.body), case .request(let requestID) = message.kind { id = requestID }
+        var answer = MCPReply.error(id: id, MCPError(-32603, error.message, httpStatus: error.status, restCode: error.code))
+        answer.headers += error.headers
+        return answer
     }
 
     /// An error of the REST catalogue outside a tool: a missing resource is `-32602`

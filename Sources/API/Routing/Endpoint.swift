@@ -30,6 +30,9 @@ struct Endpoint {
     /// A check before the credential is read (the MCP endpoint's `Origin`): what it throws
     /// is the answer.
     var screen: ((HTTPRequest) throws(APIError) -> Void)?
+    /// How a failure of the server itself (`5xx`: the store away or busy, a failed COMMIT)
+    /// is answered when it is not the REST body: `/mcp` answers a JSON-RPC error.
+    var failureAnswer: ((HTTPRequest, APIError) -> HTTPResponse)?
 
     init(_ method: HTTPMethod, body: Bool = false, writes: Bool? = nil, _ access: Access) {
         self.method = method

@@ -2,6 +2,7 @@
 import Clock
 import HTTP
 import HTTPTestSupport
+import JSON
 import Relaydeck
 import SQLite
 import Testing
@@ -66,6 +67,32 @@ import TestSupport
         let reader = api.loopback.connect()
         api.get(reader, "/v1/account", token: token)
         #expect(api.loopback.response(reader)?.status == 200)
+    }
+
+    /// `/mcp` answers in JSON-RPC also when the server fails around the call: the 503 of a
+    /// lock that never came is a JSON-RPC error with the request's ID, never the REST body.
+    @Test func anMCPCallThatNeverGetsTheLockIsAJSONRPCErrorWithItsID() throws {
+        let path = directory.file("relaydeck.db")
+        let api = try APIServer(storePath: path)
+        let secret = try api.keySecret(token: try api.accountToken())
+        let holder = try lockHolder(path)
+        defer { try? holder.execute("ROLLBACK") }
+
+        let body = #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_task","arguments":{"title":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+        let agent = api.loopback.connect()
+        agent.send("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(secret)\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+                   + "Mcp-Method: tools/call\r\nMcp-Name: create_task\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        api.loopback.pump(rounds: 20)
+        api.loopback.advance(by: .milliseconds(5_100))
+        let answer = try #require(api.loopback.response(agent))
+        #expect(answer.status == 503)
+        #expect(answer.header("Retry-After") == "1")
+        let message = try JSONParser.parse(answer.body)
+        #expect(message["jsonrpc"]?.stringValue == "2.0")
+        #expect(message["id"]?.int64Value == 7)
+        #expect(message["error"]?["code"]?.int64Value == -32603)
+        #expect(message["error"]?["message"]?.stringValue == "The store is unavailable. Try again in 1 seconds.")
+        #expect(api.records.last?.code == "unavailable")
     }
 
     /// Events wait for the COMMIT of the request's transaction.
