@@ -105,7 +105,7 @@ final class MCPTools {
 
     static let tooManyWaiting = {
         var error = APIError(429, "rate_limited",
-                             "A key can have 32 calls that wait at the same time. Call again with wait_seconds 0, or in 1 second.")
+                             "A key can have \(Wakeups.perKey) calls that wait at the same time. Call again with wait_seconds 0, or in 1 second.")
         error.headers = [("Retry-After", "1")]
         return error
     }()
