@@ -24,6 +24,12 @@ final class APIContext {
     let sessionStreams = SessionStreams()
     /// The activity entries of finished requests, written in batches.
     let activity: ActivityRecorder
+    /// The open `GET /v1/events` streams (`EventRoutes`; `/metrics` counts them).
+    let eventStreams = EventStreams()
+    /// The request counters of `/metrics`, made once the router knows its routes.
+    var requestMetrics: RequestMetrics?
+    /// The HTTP server's open connections, for `/metrics` (the daemon sets it).
+    var openConnections: (() -> Int)?
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 

@@ -1,0 +1,53 @@
+import Crypto
+import HTTP
+import Relaydeck
+
+/// `GET /metrics` in the Prometheus text format, for the operator's monitoring. Only with
+/// `METRICS_TOKEN` set, and only with that token as `Authorization: Bearer`: the route has no
+/// account or key behind it, so the gate does not look at it, it has no activity entry, and a
+/// wrong token is the contract's `401`. Without the setting the route does not exist (`404`).
+/// A scrape is counted like any request, after its answer, so it moves its own counter by one.
+struct MetricsRoutes: RouteGroup {
+    private let context: APIContext
+    private let token: [UInt8]?
+
+    init(_ context: APIContext) {
+        self.context = context
+        token = context.configuration.metricsToken
+    }
+
+    var routes: [Route] {
+        guard token != nil else { return [] }
+        return [Route("/metrics", [Endpoint(.get, .anyone { call in
+            try checkToken(call.request.head)
+            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", MetricsText.contentType),
+                                                                ("Cache-Control", "no-store")],
+                                         body: exposition()))
+        })])]
+    }
+
+    /// One `Authorization: Bearer` header with the token, compared in constant time.
+    private func checkToken(_ head: HTTPRequestHead) throws(APIError) {
+        let values = head.headers("authorization")
+        guard let token, values.count == 1 else { throw .unauthorized }
+        let parts = values[0].split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
+        guard constantTimeEquals(Array(parts[1].trimmingCharacters(in: " \t").utf8), token) else { throw .unauthorized }
+    }
+
+    func exposition() -> [UInt8] {
+        var text = MetricsText()
+        context.requestMetrics?.write(to: &text)
+        text.family("relaydeck_open_connections", .gauge, "HTTP connections open now.")
+        text.sample("relaydeck_open_connections", context.openConnections?() ?? 0)
+        text.family("relaydeck_event_streams", .gauge, "GET /v1/events streams open now.")
+        text.sample("relaydeck_event_streams", context.eventStreams.count)
+        text.family("relaydeck_parked_calls", .gauge, "Calls waiting for a change now (long polls, waiting MCP tools).")
+        text.sample("relaydeck_parked_calls", context.wakeups.count)
+        text.family("relaydeck_store_up", .gauge, "1 while the database answers, 0 while it fails.")
+        text.sample("relaydeck_store_up", context.services.store.isHealthy() ? 1 : 0)
+        text.family("relaydeck_build_info", .gauge, "Always 1; the version of the running binary as a label.")
+        text.sample("relaydeck_build_info", [("version", context.configuration.serverVersion)], 1)
+        return text.bytes
+    }
+}
