@@ -55,6 +55,7 @@ final class Daemon {
         pushes = try PushWiring.install(config.apns, services: services, loop: loop)
         apiConfiguration.pushEnabled = config.apns != nil
         apiConfiguration.servesHTTPS = config.tlsCertFile != nil
+        apiConfiguration.metricsToken = config.metricsToken
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
@@ -62,6 +63,7 @@ final class Daemon {
         http.bodyTimeout = .milliseconds(config.headerTimeoutMillis)
         http.idleTimeout = .milliseconds(config.idleTimeoutMillis)
         server = HTTPServer(loop: loop, configuration: http, handler: api)
+        api.openConnections = { [unowned server] in server.connectionCount }
         if let certificate = config.tlsCertFile, let key = config.tlsKeyFile {
             tls = try TLSTransportFactory(certificateFile: certificate, keyFile: key)
             server.transportFactory = tls

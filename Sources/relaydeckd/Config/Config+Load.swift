@@ -55,6 +55,7 @@ extension ConfigReader {
         config.appAttestRootCAFile = try file("APP_ATTEST_ROOT_CA_FILE", containing: "-----BEGIN CERTIFICATE-----", what: "PEM certificate")
         config.apns = try apns()
         (config.tlsCertFile, config.tlsKeyFile) = try tls()
+        config.metricsToken = try metricsToken()
         let level = try choice("LOG_LEVEL", LogLevel.allCases.map(\.name), default: "info")
         config.logLevel = LogLevel(name: level) ?? .info
         config.logFormat = try choice("LOG_FORMAT", ["text", "json"], default: "text") == "json" ? .json : .text

@@ -81,6 +81,9 @@ struct Config: Sendable {
     var apns: APNs?
     /// `TLS_CERT_FILE` and `TLS_KEY_FILE`: serve HTTPS directly; both or neither.
     var tlsCertFile: String?, tlsKeyFile: String?
+    /// `METRICS_TOKEN` (or `_FILE`, or the credential): the bearer token of `GET /metrics`;
+    /// at least 16 visible ASCII characters. Nil: no `/metrics`. Secret.
+    var metricsToken: [UInt8]?
     /// `LOG_LEVEL`: debug, info (default), warn or error.
     var logLevel = LogLevel.info
     /// `LOG_FORMAT`: text (default) or json.
