@@ -64,6 +64,10 @@ def test_the_exposition_parses_and_counters_follow_the_traffic(start_server):
     inf = samples[("relaydeck_http_request_duration_seconds_bucket", (("group", "health"), ("le", "+Inf")))]
     assert count == inf == health_before + 7
     assert samples[("relaydeck_http_request_duration_seconds_sum", (("group", "health"),))] > 0
+    # The account's commit went through the WAL; push is off, so the outbox is empty.
+    assert samples[("relaydeck_store_wal_frames", ())] > 0
+    assert samples[("relaydeck_push_outbox_jobs", ())] == 0
+    assert samples[("relaydeck_push_outbox_oldest_age_seconds", ())] == 0
 
     # An open event stream is counted while it is open.
     stream = socket.create_connection((server.host, server.port), timeout=10)

@@ -2,6 +2,7 @@
 import Clock
 import HTTP
 import Relaydeck
+import TestSupport
 import Testing
 
 /// `GET /metrics`: behind `METRICS_TOKEN`, counting by route pattern, never by path.
@@ -39,6 +40,21 @@ import Testing
         #expect(answer.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
         #expect(answer.text.contains("relaydeck_build_info{version=\"1.2.3\"} 1\n"))
         #expect(answer.text.contains("relaydeck_store_up 1\n"))
+        #expect(answer.text.contains("relaydeck_push_outbox_jobs 0\n"))
+        #expect(answer.text.contains("relaydeck_push_outbox_oldest_age_seconds 0\n"))
+        #expect(answer.text.contains("\nrelaydeck_store_wal_frames "))
+    }
+
+    @Test("a failing store is store_up 0, still answered, and has no outbox figures")
+    func failingStore() throws {
+        let directory = TemporaryDirectory()
+        var configuration = APIConfiguration()
+        configuration.metricsToken = Array(Self.token.utf8)
+        let api = try APIHarness(configuration: configuration, storePath: directory.file("missing/relaydeck.db"))
+        let answer = try api.send("GET", "/metrics", [bearer(Self.token)])
+        #expect(answer.status == 200)
+        #expect(answer.text.contains("relaydeck_store_up 0\n"))
+        #expect(!answer.text.contains("relaydeck_push_outbox"))
     }
 
     @Test("requests are counted by route pattern, method and status; an unknown path is one label value")

@@ -1,3 +1,4 @@
+import Clock
 import Crypto
 import HTTP
 import Relaydeck
@@ -44,8 +45,22 @@ struct MetricsRoutes: RouteGroup {
         text.sample("relaydeck_event_streams", context.eventStreams.count)
         text.family("relaydeck_parked_calls", .gauge, "Calls waiting for a change now (long polls, waiting MCP tools).")
         text.sample("relaydeck_parked_calls", context.wakeups.count)
+        let store = context.services.store
+        let up = store.isHealthy()
         text.family("relaydeck_store_up", .gauge, "1 while the database answers, 0 while it fails.")
-        text.sample("relaydeck_store_up", context.services.store.isHealthy() ? 1 : 0)
+        text.sample("relaydeck_store_up", up ? 1 : 0)
+        text.family("relaydeck_store_wal_frames", .gauge, "Frames in the WAL file after the last commit.")
+        text.sample("relaydeck_store_wal_frames", store.walFrames)
+        // A failing store has no outbox figures: the series are left out, not made up.
+        if up, let outbox = try? OutboxDepth.read(store) {
+            text.family("relaydeck_push_outbox_jobs", .gauge,
+                        "Pushes written and not sent yet (counted up to \(OutboxDepth.cap)).")
+            text.sample("relaydeck_push_outbox_jobs", outbox.jobs)
+            text.family("relaydeck_push_outbox_oldest_age_seconds", .gauge,
+                        "How long the oldest push not sent yet has waited; 0 when none waits.")
+            let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
+            text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
+        }
         text.family("relaydeck_build_info", .gauge, "Always 1; the version of the running binary as a label.")
         text.sample("relaydeck_build_info", [("version", context.configuration.serverVersion)], 1)
         return text.bytes
