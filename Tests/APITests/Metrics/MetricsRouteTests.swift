@@ -80,6 +80,24 @@ import Testing
         #expect(again.contains(#"relaydeck_http_requests_total{route="/metrics",method="GET",status="200"} 1"#))
     }
 
+    @Test("each rate limit's refusals are counted under its own name")
+    func rateLimitRefusals() throws {
+        var configuration = APIConfiguration()
+        configuration.metricsToken = Array(Self.token.utf8)
+        configuration.requestsPerMinute = 2
+        configuration.accountsPerHour = 1
+        let api = try APIHarness(configuration: configuration)
+        let account = try api.createAccount()
+        #expect(try api.send("POST", "/v1/accounts", body: "{}").status == 429)
+        for _ in 0..<2 { #expect(try api.send("GET", "/v1/account", [bearer(account.token)]).status == 200) }
+        for _ in 0..<3 { #expect(try api.send("GET", "/v1/account", [bearer(account.token)]).status == 429) }
+        let text = try api.send("GET", "/metrics", [bearer(Self.token)]).text
+        #expect(text.contains(#"relaydeck_rate_limit_refusals_total{limit="requests"} 3"#))
+        #expect(text.contains(#"relaydeck_rate_limit_refusals_total{limit="accounts"} 1"#))
+        #expect(text.contains(#"relaydeck_rate_limit_refusals_total{limit="notify_user"} 0"#))
+        #expect(text.contains(#"relaydeck_http_requests_total{route="/v1/account",method="GET",status="429"} 3"#))
+    }
+
     @Test("the latency of a request falls in its bucket, and its seconds into the sum")
     func latencyBuckets() throws {
         let metrics = RequestMetrics(routes: ["/a"], groupOfRoute: [0], groups: ["a"])

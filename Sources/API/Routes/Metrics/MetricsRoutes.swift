@@ -39,6 +39,10 @@ struct MetricsRoutes: RouteGroup {
     func exposition() -> [UInt8] {
         var text = MetricsText()
         context.requestMetrics?.write(to: &text)
+        text.family("relaydeck_rate_limit_refusals_total", .counter, "Requests a rate limit refused (429), by limit.")
+        for limit in LimitRefusals.Limit.allCases {
+            text.sample("relaydeck_rate_limit_refusals_total", [("limit", limit.name)], context.limitRefusals.count(limit))
+        }
         text.family("relaydeck_open_connections", .gauge, "HTTP connections open now.")
         text.sample("relaydeck_open_connections", context.openConnections?() ?? 0)
         text.family("relaydeck_event_streams", .gauge, "GET /v1/events streams open now.")
