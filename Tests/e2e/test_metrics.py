@@ -2,6 +2,7 @@
 prometheus_client's own parser; counters follow the traffic, paths with IDs add no series."""
 
 import http.client
+import re
 import socket
 import subprocess
 
@@ -128,3 +129,44 @@ def test_without_metrics_token_there_is_no_metrics(start_server):
     server = start_server(RELAXED_LIMITS)
     client = PythonClient(server.host, server.port)
     assert_error(client.call("GET", "/metrics", token=TOKEN), 404, NOT_FOUND)
+
+
+def metrics_address(server) -> tuple[str, int]:
+    found = wait_until(lambda: re.search(r"\binfo serving metrics address=(\S+)", server.log()), timeout=10,
+                       message="the metrics address in the log")
+    host, port = found.group(1).rsplit(":", 1)
+    return host.strip("[]"), int(port)
+
+
+def test_metrics_listen_serves_only_metrics_without_a_token_and_is_not_counted(start_server):
+    server = start_server({**RELAXED_LIMITS, "METRICS_LISTEN": "127.0.0.1:0"})
+    main = PythonClient(server.host, server.port)
+    metrics = PythonClient(*metrics_address(server))
+    assert (metrics.host, metrics.port) != (server.host, server.port)
+    # The main port has no /metrics without METRICS_TOKEN.
+    assert_error(main.call("GET", "/metrics"), 404, NOT_FOUND)
+    assert main.call("GET", "/health").status == 200
+    for _ in range(3):
+        response = metrics.call("GET", "/metrics")
+        assert response.status == 200, response
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for family in text_string_to_metric_families(response.body.decode()) for s in family.samples}
+    assert requests_total(samples, "/health", "GET", "200") == 1
+    # The main port's 404 only: the metrics port's scrapes are not counted.
+    assert requests_total(samples, "(unmatched)", "GET", "404") == 1
+    assert not any(name == "relaydeck_http_requests_total" and dict(labels).get("route") == "/metrics"
+                   for name, labels in samples)
+    # Only /metrics, and only GET (and HEAD).
+    assert_error(metrics.call("GET", "/health"), 404, NOT_FOUND)
+    assert metrics.call("POST", "/metrics", json={}).status == 405
+    head = metrics.call("HEAD", "/metrics")
+    assert head.status == 200 and head.body == b""
+
+
+def test_metrics_listen_asks_for_the_token_when_one_is_set(start_server):
+    server = start_server({**RELAXED_LIMITS, "METRICS_LISTEN": "127.0.0.1:0", "METRICS_TOKEN": TOKEN})
+    metrics = PythonClient(*metrics_address(server))
+    assert_error(metrics.call("GET", "/metrics"), 401, UNAUTHORIZED)
+    assert_error(metrics.call("GET", "/metrics", token=TOKEN + "x"), 401, UNAUTHORIZED)
+    assert metrics.call("GET", "/metrics", token=TOKEN).status == 200
+    assert PythonClient(server.host, server.port).call("GET", "/metrics", token=TOKEN).status == 200

@@ -1,3 +1,4 @@
+import EventLoop
 import Testing
 @testable import relaydeckd
 
@@ -39,5 +40,26 @@ import Testing
             #expect(error.message.hasPrefix("holds a space or a character outside visible ASCII"))
             #expect(!leaks(bad, in: error.description))
         }
+    }
+}
+
+/// `METRICS_LISTEN`: the metrics' own address, off by default.
+@Suite struct ConfigMetricsListenTests {
+    @Test("unset it is off; set it takes the form of LISTEN and check-config shows it")
+    func parses() throws {
+        #expect(try load([:]).metricsListen == nil)
+        #expect(try load([:]).summary.first { $0.variable == "METRICS_LISTEN" }?.value == "(off)")
+        let config = try load(["METRICS_LISTEN": "127.0.0.1:9464"])
+        #expect(config.metricsListen == .tcp(host: IPAddress(ipv4: 0x7F00_0001), port: 9464))
+        #expect(config.summary.first { $0.variable == "METRICS_LISTEN" }?.value == "127.0.0.1:9464")
+        #expect(try load(["METRICS_LISTEN": "unix:/run/relaydeck/metrics.sock"]).metricsListen == .unix(path: "/run/relaydeck/metrics.sock"))
+    }
+
+    @Test("a bad address, or the address of LISTEN, is refused and named")
+    func refuses() throws {
+        #expect(loadError(["METRICS_LISTEN": "somewhere"])?.variable == "METRICS_LISTEN")
+        let same = try #require(loadError(["LISTEN": "127.0.0.1:8080", "METRICS_LISTEN": "127.0.0.1:8080"]))
+        #expect(same.description.hasPrefix("METRICS_LISTEN: is the address of LISTEN"))
+        #expect(try load(["LISTEN": "127.0.0.1:0", "METRICS_LISTEN": "127.0.0.1:0"]).metricsListen != nil)
     }
 }

@@ -21,16 +21,21 @@ struct MetricsRoutes: RouteGroup {
         guard token != nil else { return [] }
         return [Route("/metrics", [Endpoint(.get, .anyone { call in
             try checkToken(call.request.head)
-            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", MetricsText.contentType),
-                                                                ("Cache-Control", "no-store")],
-                                         body: exposition()))
+            return .respond(answer())
         })])]
     }
 
-    /// One `Authorization: Bearer` header with the token, compared in constant time.
-    private func checkToken(_ head: HTTPRequestHead) throws(APIError) {
+    func answer() -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", MetricsText.contentType), ("Cache-Control", "no-store")],
+                     body: exposition())
+    }
+
+    /// One `Authorization: Bearer` header with the token, compared in constant time; without
+    /// a token set (only `METRICS_LISTEN` then serves the metrics) there is nothing to check.
+    func checkToken(_ head: HTTPRequestHead) throws(APIError) {
+        guard let token else { return }
         let values = head.headers("authorization")
-        guard let token, values.count == 1 else { throw .unauthorized }
+        guard values.count == 1 else { throw .unauthorized }
         let parts = values[0].split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
         guard constantTimeEquals(Array(parts[1].trimmingCharacters(in: " \t").utf8), token) else { throw .unauthorized }
