@@ -28,5 +28,9 @@ public struct APIConfiguration: Sendable {
     /// address when `PUBLIC_URL` is not set.
     public var servesHTTPS = false
 
+    /// `METRICS_TOKEN`: `GET /metrics` answers with this bearer token; nil leaves `/metrics`
+    /// out of the routes (`404`). Secret.
+    public var metricsToken: [UInt8]?
+
     public init() {}
 }

@@ -17,13 +17,21 @@ final class APIContext {
     let attestVerifier: AppAttestVerifier?
     /// `overview.md#rate-limits`: 60 messages in one hour from one sender (the account or a
     /// key), over `POST /v1/messages` and the MCP tool `send_message` alike.
-    var messageLimiter = RateLimiter(limit: 60, periodMicros: 3_600_000_000)
+    var messageLimiter: RateLimiter
     /// 30 `notify_user` calls in one hour for each key.
-    var notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000)
+    var notifyLimiter: RateLimiter
+    /// What every rate limit refused (`/metrics`).
+    let limitRefusals = LimitRefusals()
     /// The event streams of each web session, ended with their session.
     let sessionStreams = SessionStreams()
     /// The activity entries of finished requests, written in batches.
     let activity: ActivityRecorder
+    /// The open `GET /v1/events` streams (`EventRoutes`; `/metrics` counts them).
+    let eventStreams = EventStreams()
+    /// The request counters of `/metrics`, made once the router knows its routes.
+    var requestMetrics: RequestMetrics?
+    /// The HTTP server's open connections, for `/metrics` (the daemon sets it).
+    var openConnections: (() -> Int)?
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
 
@@ -34,6 +42,8 @@ final class APIContext {
         wakeups = Wakeups(loop: loop)
         activity = ActivityRecorder(log: services.activity, loop: loop)
         attestVerifier = configuration.appAttest?.makeVerifier()
+        messageLimiter = RateLimiter(limit: 60, periodMicros: 3_600_000_000, counting: (limitRefusals, .messages))
+        notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000, counting: (limitRefusals, .notify))
     }
 
     /// The client address a per-address limit counts (`overview.md#rate-limits`), after the

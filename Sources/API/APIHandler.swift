@@ -36,12 +36,20 @@ public final class APIHandler: HTTPHandler {
         context = APIContext(services: services, configuration: configuration, loop: loop)
         router = Router(groups: RouteGroups.all(context) + extraGroups(context))
         gate = Gate(context: context)
+        context.requestMetrics = RequestMetrics(routes: router.routes.map(\.pattern), groupOfRoute: router.groupOfRoute,
+                                                groups: router.groups)
         // Every committed change wakes the parked calls that wait on it; a deletion ends them.
         services.hub.subscribe { [weak context] change in context?.wakeups.changed(change) }
     }
 
     /// Parked calls waiting now.
     public var waitingCount: Int { context.wakeups.count }
+
+    /// The server's open connections, for `/metrics`.
+    public var openConnections: (() -> Int)? {
+        get { context.openConnections }
+        set { context.openConnections = newValue }
+    }
 
     /// REST bodies built into a value so far: the tests see from it that a request refused at
     /// the gate never paid for the full parse.
@@ -131,8 +139,9 @@ public final class APIHandler: HTTPHandler {
     /// credential never makes the server build a large one.
     private func prepare(_ request: HTTPRequest, record: inout RequestRecord) throws -> Prepared {
         let path = Route.segments(of: request.head.pathBytes)
-        guard let (route, parameters) = router.match(path) else { throw APIError.notFound }
+        guard let (index, route, parameters) = router.match(path) else { throw APIError.notFound }
         record.route = route.pattern
+        record.routeIndex = index
         record.surface = route.surface
         guard let endpoint = route.endpoint(for: request.method) else {
             throw APIError.methodNotAllowed(allow: route.allowedMethods)
@@ -210,6 +219,10 @@ public final class APIHandler: HTTPHandler {
             ])
         }
         context.activity.record(record)
+        // A wait's or a stream's duration is the client's, not the server's work.
+        let timed = !record.parked && record.ending == .answered
+        context.requestMetrics?.count(route: record.routeIndex, method: record.method, status: record.status,
+                                      micros: timed ? Int(record.duration.nanoseconds / 1000) : nil)
         afterResponse?(record)
     }
 

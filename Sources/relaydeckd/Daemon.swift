@@ -17,6 +17,8 @@ final class Daemon {
     private let store: Store
     private let server: HTTPServer
     private let api: APIHandler
+    /// `METRICS_LISTEN`'s server; nil while off.
+    private let metricsServer: HTTPServer?
     private let maintenance: Maintenance
     private let notifier: SystemdNotifier?
     /// Nil while push is off.
@@ -55,6 +57,7 @@ final class Daemon {
         pushes = try PushWiring.install(config.apns, services: services, loop: loop)
         apiConfiguration.pushEnabled = config.apns != nil
         apiConfiguration.servesHTTPS = config.tlsCertFile != nil
+        apiConfiguration.metricsToken = config.metricsToken
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
@@ -62,6 +65,8 @@ final class Daemon {
         http.bodyTimeout = .milliseconds(config.headerTimeoutMillis)
         http.idleTimeout = .milliseconds(config.idleTimeoutMillis)
         server = HTTPServer(loop: loop, configuration: http, handler: api)
+        api.openConnections = { [unowned server] in server.connectionCount }
+        metricsServer = config.metricsListen == nil ? nil : HTTPServer(loop: loop, configuration: http, handler: api.metricsListener())
         if let certificate = config.tlsCertFile, let key = config.tlsKeyFile {
             tls = try TLSTransportFactory(certificateFile: certificate, keyFile: key)
             server.transportFactory = tls
@@ -126,24 +131,34 @@ final class Daemon {
                 try server.listen(on: fd)
                 announce(Socket.localPort(fd).map { "port \($0) (socket \(fd) from systemd)" } ?? "socket \(fd) from systemd")
             }
-            return
+        } else {
+            announce(try Self.listen(server, on: config.listen, variable: "LISTEN"))
         }
+        if let metricsServer, let address = config.metricsListen {
+            // Its own message, so that what reads the log for the main address never takes it.
+            let bound = try Self.listen(metricsServer, on: address, variable: "METRICS_LISTEN")
+            Log.info("serving metrics", ["address": bound])
+        }
+    }
+
+    /// Binds `address` for `server`; the address as bound (with port 0 the kernel picked the
+    /// port: say which).
+    private static func listen(_ server: HTTPServer, on address: Config.ListenAddress, variable: String) throws -> String {
         let fd: Int32
         do {
-            switch config.listen {
+            switch address {
             case .tcp(let host, let port):
                 fd = try Socket.listenTCP(address: host.bytes, port: port)
             case .unix(let path):
                 fd = try Socket.listenUnix(path: path)
             }
         } catch {
-            throw ListenFailure(description: "LISTEN: cannot listen on \(Self.text(of: config.listen)): \(error.description)")
+            throw ListenFailure(description: "\(variable): cannot listen on \(Self.text(of: address)): \(error.description)")
         }
         try server.listen(on: fd)
-        // With port 0 the kernel picked the port: say which.
-        var bound = config.listen
+        var bound = address
         if case .tcp(let host, _) = bound, let port = Socket.localPort(fd) { bound = .tcp(host: host, port: port) }
-        announce(Self.text(of: bound))
+        return Self.text(of: bound)
     }
 
     /// Logs (and keeps, for the systemd status) where a listener listens.
@@ -203,6 +218,8 @@ final class Daemon {
         stopping = true
         Log.info("stopping")
         notifier?.notify("STOPPING=1\nSTATUS=Stopping")
+        // A scrape in flight gets its answer; the metrics server holds up nothing else.
+        metricsServer?.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) {}
         server.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) { [unowned self] in
             // Pushes not answered yet stay in the outbox for the next start.
             self.pushes?.stop()

@@ -21,7 +21,7 @@ VARIABLES = [
     "APP_ATTEST_ENVIRONMENT", "APP_ATTEST_ROOT_CA_FILE", "APNS_TEAM_ID", "APNS_KEY_ID",
     "APNS_PRIVATE_KEY", "APNS_PRIVATE_KEY_FILE", "APNS_BUNDLE_ID", "APNS_WATCH_BUNDLE_ID",
     "APNS_PRODUCTION_URL", "APNS_SANDBOX_URL", "APNS_CA_FILE", "TLS_CERT_FILE", "TLS_KEY_FILE",
-    "LOG_LEVEL", "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",
+    "METRICS_TOKEN", "METRICS_TOKEN_FILE", "METRICS_LISTEN", "LOG_LEVEL", "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",
     "SHUTDOWN_TIMEOUT",
 ]
 
@@ -87,6 +87,9 @@ def test_check_config_shows_secrets_only_as_set(tmp_path):
     ("PUBLIC_URL", "ftp://example.com"),
     ("APP_ATTEST_APP_IDS", "not-an-app-id"),
     ("APP_ATTEST_ENVIRONMENT", "production"),
+    ("METRICS_TOKEN", "fifteen-chars-x"),
+    ("METRICS_TOKEN", "has a space in it somewhere"),
+    ("METRICS_LISTEN", "somewhere"),
 ])
 def test_check_config_names_the_bad_variable(tmp_path, variable, value):
     done = run(["check-config"], {variable: value}, tmp_path=tmp_path)

@@ -12,7 +12,8 @@ struct Gate {
 
     init(context: APIContext) {
         self.context = context
-        requestLimiter = RateLimiter(limit: context.configuration.requestsPerMinute, periodMicros: 60_000_000)
+        requestLimiter = RateLimiter(limit: context.configuration.requestsPerMinute, periodMicros: 60_000_000,
+                                     counting: (context.limitRefusals, .requests))
     }
 
     /// The principal of the request's credential for `endpoint`; the record gets the

@@ -9,12 +9,15 @@ struct RateLimiter {
     /// At most this many keys are tracked; a key that finds the table full after a sweep is
     /// refused (fail closed), so a flood of new addresses cannot grow memory without bound.
     let capacity: Int
+    /// Where its refusals are counted (`/metrics`), if anywhere.
+    let counting: (LimitRefusals, LimitRefusals.Limit)?
     private var arrivals: [String: Int64] = [:]
     private var insertsSinceSweep = 0
     private var lastSweep: Int64?
 
-    init(limit: Int, periodMicros: Int64, capacity: Int = 100_000) {
+    init(limit: Int, periodMicros: Int64, capacity: Int = 100_000, counting: (LimitRefusals, LimitRefusals.Limit)? = nil) {
         self.limit = max(1, limit)
+        self.counting = counting
         self.periodMicros = periodMicros
         self.capacity = capacity
     }
@@ -31,6 +34,12 @@ struct RateLimiter {
 
     /// Counts one request for `key` at `now`.
     mutating func take(_ key: String, now: Int64) -> Decision {
+        let decision = decide(key, now: now)
+        if case .limited = decision, let (refusals, limit) = counting { refusals.refused(limit) }
+        return decision
+    }
+
+    private mutating func decide(_ key: String, now: Int64) -> Decision {
         let known = arrivals[key]
         if known == nil {
             insertsSinceSweep += 1

@@ -37,6 +37,8 @@ public struct RequestRecord: Sendable {
     public internal(set) var host: String?
     /// The pattern of the matched route (`/v1/keys/{key_id}`), never an ID.
     public internal(set) var route: String?
+    /// The matched route's position in the router, the metrics' slot; nil with no route.
+    var routeIndex: Int?
     public internal(set) var status = 0
     /// The error's `code` and message, when the answer is an error of the catalogue.
     public internal(set) var code: String?

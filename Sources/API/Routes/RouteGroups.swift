@@ -4,6 +4,7 @@ enum RouteGroups {
     static func all(_ context: APIContext) -> [any RouteGroup] {
         [
             HealthRoutes(context),
+            MetricsRoutes(context),
             AccountRoutes(context),
             AttestRoutes(context),
             KeyRoutes(context),

@@ -211,6 +211,7 @@ public final class Store {
     /// new frames (each of its passes ends in two `fsync`s, so it must not run after every
     /// commit of a busy server).
     private func committed(walFrames frames: Int) {
+        walFrames = frames
         if frames < requestedAtFrames { requestedAtFrames = 0 }  // the WAL started over
         if frames >= Self.inlineCheckpointFrames {
             try? database?.checkpoint(.passive)
@@ -220,6 +221,10 @@ public final class Store {
             checkpointer?.request()
         }
     }
+
+    /// The frames in the WAL file after this connection's last commit (`/metrics`); a
+    /// checkpoint that lets the log start over shows at the next commit.
+    public private(set) var walFrames = 0
 
     /// Checkpoints finished by the thread (tests).
     public var backgroundCheckpoints: Int { checkpointer?.completedCount ?? 0 }

@@ -55,6 +55,18 @@ extension ConfigReader {
         config.appAttestRootCAFile = try file("APP_ATTEST_ROOT_CA_FILE", containing: "-----BEGIN CERTIFICATE-----", what: "PEM certificate")
         config.apns = try apns()
         (config.tlsCertFile, config.tlsKeyFile) = try tls()
+        config.metricsToken = try metricsToken()
+        if let text = value("METRICS_LISTEN") {
+            do {
+                config.metricsListen = try ListenSyntax.parse(text)
+            } catch {
+                throw ConfigError("METRICS_LISTEN", "\(error.message) (got \(ConfigError.quoted(text)))")
+            }
+            // Port 0 twice is two free ports, not one address.
+            if config.metricsListen == config.listen, case .tcp(_, let port)? = config.metricsListen, port != 0 {
+                throw ConfigError("METRICS_LISTEN", "is the address of LISTEN; give the metrics an address of their own, or use METRICS_TOKEN on the main one")
+            }
+        }
         let level = try choice("LOG_LEVEL", LogLevel.allCases.map(\.name), default: "info")
         config.logLevel = LogLevel(name: level) ?? .info
         config.logFormat = try choice("LOG_FORMAT", ["text", "json"], default: "text") == "json" ? .json : .text

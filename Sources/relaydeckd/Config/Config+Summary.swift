@@ -43,6 +43,8 @@ extension Config: CustomStringConvertible, CustomReflectable {
         rows += [
             ("TLS_CERT_FILE", tlsCertFile ?? "(plain HTTP)"),
             ("TLS_KEY_FILE", tlsKeyFile ?? "(plain HTTP)"),
+            ("METRICS_TOKEN", metricsToken == nil ? "(off)" : "(set)"),
+            ("METRICS_LISTEN", metricsListen?.text ?? "(off)"),
             ("LOG_LEVEL", logLevel.name),
             ("LOG_FORMAT", logFormat == .json ? "json" : "text"),
             ("MAX_CONNECTIONS", String(maxConnections)),

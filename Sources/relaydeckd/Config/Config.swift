@@ -81,6 +81,12 @@ struct Config: Sendable {
     var apns: APNs?
     /// `TLS_CERT_FILE` and `TLS_KEY_FILE`: serve HTTPS directly; both or neither.
     var tlsCertFile: String?, tlsKeyFile: String?
+    /// `METRICS_TOKEN` (or `_FILE`, or the credential): the bearer token of `GET /metrics`;
+    /// at least 16 visible ASCII characters. Nil: no `/metrics`. Secret.
+    var metricsToken: [UInt8]?
+    /// `METRICS_LISTEN`: a second address, in the form of `LISTEN`, that serves only
+    /// `GET /metrics` (with no token unless `METRICS_TOKEN` is set). Nil: off.
+    var metricsListen: ListenAddress?
     /// `LOG_LEVEL`: debug, info (default), warn or error.
     var logLevel = LogLevel.info
     /// `LOG_FORMAT`: text (default) or json.

@@ -11,7 +11,8 @@ final class AccountRoutes: RouteGroup {
 
     init(_ context: APIContext) {
         self.context = context
-        creationLimiter = RateLimiter(limit: context.configuration.accountsPerHour, periodMicros: 3_600_000_000)
+        creationLimiter = RateLimiter(limit: context.configuration.accountsPerHour, periodMicros: 3_600_000_000,
+                                      counting: (context.limitRefusals, .accounts))
     }
 
     var routes: [Route] {

@@ -12,7 +12,8 @@ final class AttestRoutes: RouteGroup {
 
     init(_ context: APIContext) {
         self.context = context
-        challengeLimiter = RateLimiter(limit: context.configuration.challengesPerHour, periodMicros: 3_600_000_000)
+        challengeLimiter = RateLimiter(limit: context.configuration.challengesPerHour, periodMicros: 3_600_000_000,
+                                       counting: (context.limitRefusals, .challenges))
     }
 
     var routes: [Route] {

@@ -9,11 +9,12 @@ final class EventRoutes: RouteGroup {
     static let pingInterval = TimeSpan.seconds(20)
 
     let context: APIContext
-    let streams = EventStreams()
+    let streams: EventStreams
     private var storeCheck: LoopTimer?
 
     init(_ context: APIContext) {
         self.context = context
+        streams = context.eventStreams
         context.services.hub.subscribe { [weak self] change in self?.streams.deliver(change) }
         storeCheck = context.loop.makeTimer { [weak self] in self?.checkStore() }
     }

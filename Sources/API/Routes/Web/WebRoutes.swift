@@ -12,15 +12,19 @@ final class WebRoutes: RouteGroup {
     var signIn: WebSignIn { context.services.webSignIn }
     let challenges = PasskeyChallenges()
     /// Sign-in attempts (a link, a token, a passkey) for each client address.
-    var attemptLimiter = RateLimiter(limit: WebRoutes.attemptsPerMinute, periodMicros: 60_000_000)
+    var attemptLimiter: RateLimiter
     static let attemptsPerMinute = 20
     /// Passkey challenges for each client address: the challenges wait in memory for 5
     /// minutes, so one address must not fill the book for everyone.
-    var challengeLimiter = RateLimiter(limit: WebRoutes.challengesPerMinute, periodMicros: 60_000_000)
+    var challengeLimiter: RateLimiter
     static let challengesPerMinute = 60
 
     init(_ context: APIContext) {
         self.context = context
+        attemptLimiter = RateLimiter(limit: WebRoutes.attemptsPerMinute, periodMicros: 60_000_000,
+                                     counting: (context.limitRefusals, .webSignIn))
+        challengeLimiter = RateLimiter(limit: WebRoutes.challengesPerMinute, periodMicros: 60_000_000,
+                                       counting: (context.limitRefusals, .webChallenges))
     }
 
     var routes: [Route] {

@@ -1,0 +1,42 @@
+import HTTP
+
+/// `GET /metrics` on the address of `METRICS_LISTEN`, a server of its own beside the API's
+/// (off by default): the same exposition as the main port's route, and only that (any other
+/// path is `404`, another method `405`). The address is what protects it, so it asks for no
+/// token unless `METRICS_TOKEN` is set too. Its requests are not counted in the request
+/// metrics: a scrape there never changes what it reports.
+public final class MetricsListener: HTTPHandler {
+    private let metrics: MetricsRoutes
+
+    init(context: APIContext) {
+        metrics = MetricsRoutes(context)
+    }
+
+    public func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
+        responder.respond(answer(request))
+    }
+
+    func answer(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.head.pathBytes.elementsEqual("/metrics".utf8) else { return APIError.notFound.response }
+        guard request.method == .get || request.method == .head else {
+            return APIError.methodNotAllowed(allow: [.get, .head]).response
+        }
+        do {
+            try metrics.checkToken(request.head)
+        } catch {
+            return error.response
+        }
+        return metrics.answer()
+    }
+
+    public func refusal(status: Int, reason: String) -> HTTPResponse {
+        APIError.refusal(status: status).response
+    }
+}
+
+extension APIHandler {
+    /// The handler of a `METRICS_LISTEN` server: reads this handler's counters.
+    public func metricsListener() -> MetricsListener {
+        MetricsListener(context: context)
+    }
+}

@@ -1,0 +1,77 @@
+import Clock
+import Crypto
+import HTTP
+import Relaydeck
+
+/// `GET /metrics` in the Prometheus text format, for the operator's monitoring. Only with
+/// `METRICS_TOKEN` set, and only with that token as `Authorization: Bearer`: the route has no
+/// account or key behind it, so the gate does not look at it, it has no activity entry, and a
+/// wrong token is the contract's `401`. Without the setting the route does not exist (`404`).
+/// A scrape is counted like any request, after its answer, so it moves its own counter by one.
+struct MetricsRoutes: RouteGroup {
+    private let context: APIContext
+    private let token: [UInt8]?
+
+    init(_ context: APIContext) {
+        self.context = context
+        token = context.configuration.metricsToken
+    }
+
+    var routes: [Route] {
+        guard token != nil else { return [] }
+        return [Route("/metrics", [Endpoint(.get, .anyone { call in
+            try checkToken(call.request.head)
+            return .respond(answer())
+        })])]
+    }
+
+    func answer() -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", MetricsText.contentType), ("Cache-Control", "no-store")],
+                     body: exposition())
+    }
+
+    /// One `Authorization: Bearer` header with the token, compared in constant time; without
+    /// a token set (only `METRICS_LISTEN` then serves the metrics) there is nothing to check.
+    func checkToken(_ head: HTTPRequestHead) throws(APIError) {
+        guard let token else { return }
+        let values = head.headers("authorization")
+        guard values.count == 1 else { throw .unauthorized }
+        let parts = values[0].split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
+        guard constantTimeEquals(Array(parts[1].trimmingCharacters(in: " \t").utf8), token) else { throw .unauthorized }
+    }
+
+    func exposition() -> [UInt8] {
+        var text = MetricsText()
+        context.requestMetrics?.write(to: &text)
+        text.family("relaydeck_rate_limit_refusals_total", .counter, "Requests a rate limit refused (429), by limit.")
+        for limit in LimitRefusals.Limit.allCases {
+            text.sample("relaydeck_rate_limit_refusals_total", [("limit", limit.name)], context.limitRefusals.count(limit))
+        }
+        text.family("relaydeck_open_connections", .gauge, "HTTP connections open now.")
+        text.sample("relaydeck_open_connections", context.openConnections?() ?? 0)
+        text.family("relaydeck_event_streams", .gauge, "GET /v1/events streams open now.")
+        text.sample("relaydeck_event_streams", context.eventStreams.count)
+        text.family("relaydeck_parked_calls", .gauge, "Calls waiting for a change now (long polls, waiting MCP tools).")
+        text.sample("relaydeck_parked_calls", context.wakeups.count)
+        let store = context.services.store
+        let up = store.isHealthy()
+        text.family("relaydeck_store_up", .gauge, "1 while the database answers, 0 while it fails.")
+        text.sample("relaydeck_store_up", up ? 1 : 0)
+        text.family("relaydeck_store_wal_frames", .gauge, "Frames in the WAL file after the last commit.")
+        text.sample("relaydeck_store_wal_frames", store.walFrames)
+        // A failing store has no outbox figures: the series are left out, not made up.
+        if up, let outbox = try? OutboxDepth.read(store) {
+            text.family("relaydeck_push_outbox_jobs", .gauge,
+                        "Pushes written and not sent yet (counted up to \(OutboxDepth.cap)).")
+            text.sample("relaydeck_push_outbox_jobs", outbox.jobs)
+            text.family("relaydeck_push_outbox_oldest_age_seconds", .gauge,
+                        "How long the oldest push not sent yet has waited; 0 when none waits.")
+            let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
+            text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
+        }
+        text.family("relaydeck_build_info", .gauge, "Always 1; the version of the running binary as a label.")
+        text.sample("relaydeck_build_info", [("version", context.configuration.serverVersion)], 1)
+        return text.bytes
+    }
+}

@@ -1,0 +1,172 @@
+"""GET /metrics: the Prometheus text format behind METRICS_TOKEN, parsed with
+prometheus_client's own parser; counters follow the traffic, paths with IDs add no series."""
+
+import http.client
+import re
+import socket
+import subprocess
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from api import NOT_FOUND, UNAUTHORIZED, assert_error, create_account, create_key
+from conftest import RELAXED_LIMITS
+from http_clients import PythonClient
+from server_process import binary_path, wait_until
+
+TOKEN = "e2e-metrics-token-7f3a9c1d5b"
+
+
+def start(start_server, **env):
+    server = start_server({**RELAXED_LIMITS, "METRICS_TOKEN": TOKEN, **env})
+    return server, PythonClient(server.host, server.port)
+
+
+def scrape(client) -> tuple[str, dict]:
+    """The text and its samples as {(name, sorted labels): value}, through the parser."""
+    response = client.call("GET", "/metrics", token=TOKEN)
+    assert response.status == 200, response
+    assert response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8"
+    text = response.body.decode()
+    samples = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            key = (sample.name, tuple(sorted(sample.labels.items())))
+            assert key not in samples, key
+            samples[key] = sample.value
+    return text, samples
+
+
+def requests_total(samples, route, method, status) -> float:
+    labels = tuple(sorted({"route": route, "method": method, "status": status}.items()))
+    return samples.get(("relaydeck_http_requests_total", labels), 0)
+
+
+def test_the_exposition_parses_and_counters_follow_the_traffic(start_server):
+    server, client = start(start_server)
+    _, samples = scrape(client)
+    assert samples[("relaydeck_build_info", (("version", binary_version()),))] == 1
+    assert samples[("relaydeck_store_up", ())] == 1
+    assert samples[("relaydeck_open_connections", ())] >= 1
+    assert samples[("relaydeck_event_streams", ())] == 0
+    assert samples[("relaydeck_parked_calls", ())] == 0
+    health_before = requests_total(samples, "/health", "GET", "200")
+
+    for _ in range(7):
+        assert client.call("GET", "/health").status == 200
+    _, token = create_account(client)
+    assert client.call("GET", "/nowhere").status == 404
+    _, samples = scrape(client)
+    assert requests_total(samples, "/health", "GET", "200") == health_before + 7
+    assert requests_total(samples, "/v1/accounts", "POST", "201") == 1
+    assert requests_total(samples, "(unmatched)", "GET", "404") == 1
+    # The first scrape counted itself, the second not yet: a scrape moves its own counter by one.
+    assert requests_total(samples, "/metrics", "GET", "200") == 1
+    count = samples[("relaydeck_http_request_duration_seconds_count", (("group", "health"),))]
+    inf = samples[("relaydeck_http_request_duration_seconds_bucket", (("group", "health"), ("le", "+Inf")))]
+    assert count == inf == health_before + 7
+    assert samples[("relaydeck_http_request_duration_seconds_sum", (("group", "health"),))] > 0
+    # The account's commit went through the WAL; push is off, so the outbox is empty.
+    assert samples[("relaydeck_store_wal_frames", ())] > 0
+    assert samples[("relaydeck_push_outbox_jobs", ())] == 0
+    assert samples[("relaydeck_push_outbox_oldest_age_seconds", ())] == 0
+
+    # An open event stream is counted while it is open.
+    stream = socket.create_connection((server.host, server.port), timeout=10)
+    try:
+        stream.sendall(f"GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+        assert stream.recv(4096).startswith(b"HTTP/1.1 200")
+        wait_until(lambda: scrape(client)[1][("relaydeck_event_streams", ())] == 1, timeout=5, message="stream counted")
+        assert scrape(client)[1][("relaydeck_open_connections", ())] >= 2
+    finally:
+        stream.close()
+    wait_until(lambda: scrape(client)[1][("relaydeck_event_streams", ())] == 0, timeout=5, message="stream gone")
+
+
+def binary_version() -> str:
+    done = subprocess.run([str(binary_path()), "version"], capture_output=True, text=True, timeout=10)
+    return done.stdout.split()[-1]
+
+
+def test_ten_thousand_task_ids_add_no_series_and_no_id_shows(start_server):
+    server, client = start(start_server)
+    _, token = create_account(client)
+    _, secret = create_key(client, token)
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    try:
+        # Touch every series the loop below touches, then count the series.
+        for path in ["/v1/tasks/tsk_warmup", "/v1/nothing/warmup"]:
+            conn.request("GET", path, headers={"X-API-Key": secret})
+            conn.getresponse().read()
+        scrape(client)  # and the scrape's own series
+        text, before = scrape(client)
+        for number in range(10_000):
+            path = f"/v1/tasks/tsk_{number:022d}" if number % 2 else f"/v1/nothing/{number}"
+            conn.request("GET", path, headers={"X-API-Key": secret})
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == 404, (path, answer.status)
+    finally:
+        conn.close()
+    text, after = scrape(client)
+    assert set(after) == set(before), set(after) ^ set(before)
+    assert requests_total(after, "/v1/tasks/{task_id}", "GET", "404") == requests_total(before, "/v1/tasks/{task_id}", "GET", "404") + 5_000
+    assert requests_total(after, "(unmatched)", "GET", "404") == requests_total(before, "(unmatched)", "GET", "404") + 5_000
+    for secret_prefix in ["tsk_", "key_", "mck_", "mca_"]:
+        assert secret_prefix not in text, secret_prefix
+    assert TOKEN not in server.log()
+
+
+def test_a_missing_or_wrong_token_is_401(start_server):
+    _, client = start(start_server)
+    _, account_token = create_account(client)
+    for headers in [{}, {"Authorization": f"Bearer {TOKEN}x"}, {"Authorization": f"Bearer {TOKEN[:-1]}"},
+                    {"Authorization": f"Bearer {account_token}"}, {"Authorization": f"Basic {TOKEN}"}]:
+        response = client.call("GET", "/metrics", headers=headers)
+        assert_error(response, 401, UNAUTHORIZED)
+
+
+def test_without_metrics_token_there_is_no_metrics(start_server):
+    server = start_server(RELAXED_LIMITS)
+    client = PythonClient(server.host, server.port)
+    assert_error(client.call("GET", "/metrics", token=TOKEN), 404, NOT_FOUND)
+
+
+def metrics_address(server) -> tuple[str, int]:
+    found = wait_until(lambda: re.search(r"\binfo serving metrics address=(\S+)", server.log()), timeout=10,
+                       message="the metrics address in the log")
+    host, port = found.group(1).rsplit(":", 1)
+    return host.strip("[]"), int(port)
+
+
+def test_metrics_listen_serves_only_metrics_without_a_token_and_is_not_counted(start_server):
+    server = start_server({**RELAXED_LIMITS, "METRICS_LISTEN": "127.0.0.1:0"})
+    main = PythonClient(server.host, server.port)
+    metrics = PythonClient(*metrics_address(server))
+    assert (metrics.host, metrics.port) != (server.host, server.port)
+    # The main port has no /metrics without METRICS_TOKEN.
+    assert_error(main.call("GET", "/metrics"), 404, NOT_FOUND)
+    assert main.call("GET", "/health").status == 200
+    for _ in range(3):
+        response = metrics.call("GET", "/metrics")
+        assert response.status == 200, response
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for family in text_string_to_metric_families(response.body.decode()) for s in family.samples}
+    assert requests_total(samples, "/health", "GET", "200") == 1
+    # The main port's 404 only: the metrics port's scrapes are not counted.
+    assert requests_total(samples, "(unmatched)", "GET", "404") == 1
+    assert not any(name == "relaydeck_http_requests_total" and dict(labels).get("route") == "/metrics"
+                   for name, labels in samples)
+    # Only /metrics, and only GET (and HEAD).
+    assert_error(metrics.call("GET", "/health"), 404, NOT_FOUND)
+    assert metrics.call("POST", "/metrics", json={}).status == 405
+    head = metrics.call("HEAD", "/metrics")
+    assert head.status == 200 and head.body == b""
+
+
+def test_metrics_listen_asks_for_the_token_when_one_is_set(start_server):
+    server = start_server({**RELAXED_LIMITS, "METRICS_LISTEN": "127.0.0.1:0", "METRICS_TOKEN": TOKEN})
+    metrics = PythonClient(*metrics_address(server))
+    assert_error(metrics.call("GET", "/metrics"), 401, UNAUTHORIZED)
+    assert_error(metrics.call("GET", "/metrics", token=TOKEN + "x"), 401, UNAUTHORIZED)
+    assert metrics.call("GET", "/metrics", token=TOKEN).status == 200
+    assert PythonClient(server.host, server.port).call("GET", "/metrics", token=TOKEN).status == 200
