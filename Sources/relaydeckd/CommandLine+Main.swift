@@ -76,7 +76,8 @@ extension CommandLine {
 
     static func serve() -> Int32 {
         guard let (config, environment) = loadConfig() else { return 1 }
-        Log.configure(level: config.logLevel, format: config.logFormat)
+        Log.configure(level: config.logLevel, format: config.logFormat,
+                      journal: JournalStream.isStandardError(environment["JOURNAL_STREAM"]))
         raiseDescriptorLimit()
         do {
             return try Daemon(config: config, environment: environment).run()
