@@ -55,10 +55,41 @@ def test_key_create_refuses_a_bad_label_an_unknown_account_and_bad_arguments(sta
         assert done.stdout == ""
 
 
-def test_each_command_has_help(tmp_path):
-    for command in ("account", "key", "backup"):
-        done = run(tmp_path, command, "--help")
-        assert done.returncode == 0 and done.stdout.startswith(f"usage: relaydeckd {command}"), done
+# Every command and subcommand, and the start of its usage.
+EVERY_COMMAND = [
+    ([], "usage: relaydeckd [command]"),
+    (["version"], "usage: relaydeckd version"),
+    (["check-config"], "usage: relaydeckd check-config"),
+    (["resolve"], "usage: relaydeckd resolve HOST"),
+    (["account"], "usage: relaydeckd account create"),
+    (["account", "create"], "usage: relaydeckd account create\n"),
+    (["account", "login-link"], "usage: relaydeckd account login-link --account"),
+    (["key"], "usage: relaydeckd key create"),
+    (["key", "create"], "usage: relaydeckd key create"),
+    (["backup"], "usage: relaydeckd backup FILE"),
+    (["help"], "usage: relaydeckd help"),
+]
+
+
+def test_each_command_and_subcommand_answers_help_alike(tmp_path):
+    # A setting that would make a run fail: --help must not read the settings, nor run.
+    env = base_environment(tmp_path, {"LOG_LEVEL": "loud"})
+    for words, start in EVERY_COMMAND:
+        for flag in ("--help", "-h"):
+            done = run(tmp_path, *words, flag, env=env)
+            assert done.returncode == 0 and done.stdout.startswith(start) and done.stderr == "", (words, flag, done)
+    assert not (tmp_path / "relaydeck.db").exists()
+
+
+def test_a_wrong_use_prints_the_usage_on_stderr_and_exits_2(tmp_path):
+    for arguments, start in [(["version", "x"], "usage: relaydeckd version"),
+                             (["check-config", "x"], "usage: relaydeckd check-config"),
+                             (["resolve"], "usage: relaydeckd resolve HOST"),
+                             (["account", "login-link"], "usage: relaydeckd account login-link"),
+                             (["account", "frob", "--help"], 'unknown command "account frob"')]:
+        done = run(tmp_path, *arguments)
+        assert done.returncode == 2 and done.stdout == "", (arguments, done)
+        assert done.stderr.startswith("relaydeckd: " + start), (arguments, done)
 
 
 def test_a_backup_taken_while_serving_starts_a_second_server(start_server, tmp_path):
