@@ -137,7 +137,7 @@ extension CommandLine {
     /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
     /// runs `body`, closes; one line and exit 1 for whatever fails.
     private static func withStore(_ body: (Store, Config) throws -> Void) -> Int32 {
-        guard let (config, _) = loadConfig() else { return 1 }
+        guard let config = operatorConfig() else { return 1 }
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
         let store = Store(path: config.databasePath, options: options)
