@@ -27,7 +27,8 @@ BINARY := .build/release/relaydeckd
 # resolves archives in order. `swift test` keeps a plain dynamic build of its own.
 RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xlinker -lm
 
-APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl
+# man-db and groff-base: the man page is rendered, and systemd-analyze verify opens man: links.
+APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl man-db groff-base
 BENCH_APT_PACKAGES := nginx-light wrk
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
 BROWSER_APT_PACKAGES := chromium

@@ -22,6 +22,17 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
         self = level
     }
 
+    /// The syslog priority journald files the line under (`journalctl -p`): err, warning,
+    /// info, debug.
+    public var syslogPriority: Int {
+        switch self {
+        case .debug: 7
+        case .info: 6
+        case .warn: 4
+        case .error: 3
+        }
+    }
+
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -40,17 +51,23 @@ public enum LogFormat: Int, Sendable {
 
 /// The process-wide logger. Lines go to stderr, one `write(2)` each, so lines from the
 /// loop thread and a helper thread never interleave. The level and format are atomics:
-/// they are set once at start, but reading them is cheap from any thread.
+/// they are set once at start, but reading them is cheap from any thread. When stderr is
+/// the journal, each line starts with its `<N>` priority and has no time of its own.
 public enum Log {
     private static let level = Atomic<Int>(LogLevel.info.rawValue)
     private static let format = Atomic<Int>(LogFormat.text.rawValue)
+    private static let journal = Atomic<Bool>(false)
     /// Tests capture lines here instead of stderr.
     private static let sink = Mutex<(@Sendable (String) -> Void)?>(nil)
 
-    public static func configure(level: LogLevel, format: LogFormat) {
+    public static func configure(level: LogLevel, format: LogFormat, journal: Bool = false) {
         Self.level.store(level.rawValue, ordering: .relaxed)
         Self.format.store(format.rawValue, ordering: .relaxed)
+        Self.journal.store(journal, ordering: .relaxed)
     }
+
+    /// Whether lines go to the journal (set by `configure`); `printError`'s lines follow it.
+    public static var toJournal: Bool { journal.load(ordering: .relaxed) }
 
     public static func capture(_ sink: (@Sendable (String) -> Void)?) {
         Self.sink.withLock { $0 = sink }
@@ -79,7 +96,8 @@ public enum Log {
 
     static func write(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String>) {
         let json = format.load(ordering: .relaxed) == LogFormat.json.rawValue
-        let line = LogLine.render(level: level, message: message, fields: fields, json: json, unixMillis: SystemClock.shared.wallMillis)
+        let line = LogLine.render(level: level, message: message, fields: fields, json: json,
+                                  journal: journal.load(ordering: .relaxed), unixMillis: SystemClock.shared.wallMillis)
         if let sink = sink.withLock({ $0 }) {
             sink(line)
             return

@@ -4,11 +4,19 @@ import Glibc
 
 /// Renders one log line, without the newline. Kept apart from `Log` so tests can check
 /// the exact text for a fixed time.
+///
+/// For the journal (`journal`) a line starts with its syslog priority, `<3>` to `<7>`, which
+/// journald takes off and keeps as the entry's PRIORITY (`journalctl -p err`); a text line
+/// then has no time of its own, since the journal stamps each entry. A JSON line keeps its
+/// `time` (a shipper reading `journalctl -o cat` wants the event's own time) and, after the
+/// prefix journald removes, is still one JSON object.
 public enum LogLine {
-    public static func render(level: LogLevel, message: String, fields: KeyValuePairs<String, String>, json: Bool, unixMillis: Int64) -> String {
+    public static func render(level: LogLevel, message: String, fields: KeyValuePairs<String, String>, json: Bool,
+                              journal: Bool = false, unixMillis: Int64) -> String {
         let time = iso8601(unixMillis: unixMillis)
+        let prefix = journal ? "<\(level.syslogPriority)>" : ""
         if json {
-            var out = "{\"time\":\"\(time)\",\"level\":\"\(level.name)\",\"msg\":"
+            var out = prefix + "{\"time\":\"\(time)\",\"level\":\"\(level.name)\",\"msg\":"
             appendJSONString(message, to: &out)
             for (key, value) in fields {
                 out += ","
@@ -19,7 +27,7 @@ public enum LogLine {
             out += "}"
             return out
         }
-        var out = "\(time) \(level.name) \(oneLine(message))"
+        var out = (journal ? prefix : time + " ") + "\(level.name) \(oneLine(message))"
         for (key, value) in fields {
             out += " \(key)="
             if value.isEmpty || value.utf8.contains(where: { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D || $0 == 0x7F }) {

@@ -17,33 +17,38 @@ extension CommandLine {
           account login-link --account ID           print a one-time sign-in link for the web console
           key create --account ID --label LABEL     make an API key; prints its secret once
           backup FILE    copy the database to FILE, also while the server runs
-          help           print this text
+          help [COMMAND] print this text, or the usage of COMMAND
+
+        Each command and subcommand prints its usage with --help or -h.
         """
 
-    /// Runs the command line; returns the exit status.
+    /// Runs the command line; returns the exit status. `request` has answered `--help`
+    /// and every wrong use before a command runs.
     static func main(_ arguments: [String]) -> Int32 {
-        switch arguments.first {
-        case nil:
-            return serve()
-        case "version", "--version":
-            print("relaydeckd \(Version.current)")
+        switch request(arguments) {
+        case .usage(let text):
+            print(text)
             return 0
-        case "check-config":
-            return checkConfig()
-        case "resolve":
-            return resolve(Array(arguments.dropFirst()))
-        case "account":
-            return account(Array(arguments.dropFirst()))
-        case "key":
-            return key(Array(arguments.dropFirst()))
-        case "backup":
-            return backup(Array(arguments.dropFirst()))
-        case "help", "--help", "-h":
-            print(usage)
-            return 0
-        case let other?:
-            printError("unknown command \"\(other.prefix(32))\"\n\(usage)")
+        case .misuse(let text):
+            printError(text)
             return 2
+        case .run(let words, let rest):
+            switch words {
+            case []: return serve()
+            case ["version"]:
+                print("relaydeckd \(Version.current)")
+                return 0
+            case ["check-config"]: return checkConfig()
+            case ["resolve"]: return resolve(rest)
+            case ["account", "create"]: return accountCreate()
+            case ["account", "login-link"]: return loginLink(rest)
+            case ["key", "create"]: return keyCreate(rest)
+            case ["backup"]: return backup(rest)
+            default:
+                // Every command of the table that runs is named above.
+                printError("no command \"\(words.joined(separator: " "))\"")
+                return 2
+            }
         }
     }
 
@@ -76,7 +81,8 @@ extension CommandLine {
 
     static func serve() -> Int32 {
         guard let (config, environment) = loadConfig() else { return 1 }
-        Log.configure(level: config.logLevel, format: config.logFormat)
+        Log.configure(level: config.logLevel, format: config.logFormat,
+                      journal: JournalStream.isStandardError(environment["JOURNAL_STREAM"]))
         raiseDescriptorLimit()
         do {
             return try Daemon(config: config, environment: environment).run()

@@ -24,6 +24,20 @@ extension CommandLine {
                     account: it works once, within 15 minutes, also on a server that runs
                     now. The link starts with PUBLIC_URL (else http:// and LISTEN).
         """
+    static let accountCreateUsage = """
+        usage: relaydeckd account create
+
+        Makes an account and prints {"account": ..., "token": "mca_...", "login_link": "..."};
+        the token is shown this one time. This is how accounts are made while
+        ACCOUNT_CREATION=closed.
+        """
+    static let loginLinkUsage = """
+        usage: relaydeckd account login-link --account ACCOUNT_ID
+
+        Prints a link that signs a browser in to the web console of the account: it works
+        once, within 15 minutes, also on a server that runs now. The link starts with
+        PUBLIC_URL (else http:// and LISTEN).
+        """
     static let keyUsage = """
         usage: relaydeckd key create --account ACCOUNT_ID --label LABEL
 
@@ -37,11 +51,9 @@ extension CommandLine {
         a consistent copy, also while the server runs, that a server can start on.
         """
 
-    static func account(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
-        if arguments.first == "--help" || arguments.first == "-h" { output(accountUsage); return 0 }
-        if arguments.first == "login-link" { return loginLink(Array(arguments.dropFirst()), output: output) }
-        guard arguments == ["create"] else { printError(accountUsage); return 2 }
-        return withStore { store, config in
+    /// `account create`; `CommandLine.request` has checked the arguments (none).
+    static func accountCreate(output: (String) -> Void = { print($0) }) -> Int32 {
+        withStore { store, config in
             let services = operatorServices(store)
             let (account, token) = try services.accounts.create()
             let link = try loginLink(for: account.id, store: store, config: config)
@@ -56,10 +68,9 @@ extension CommandLine {
     }
 
     /// `account login-link --account ID`: the link alone on one line.
-    static func loginLink(_ arguments: [String], output: (String) -> Void) -> Int32 {
-        if arguments.first == "--help" || arguments.first == "-h" { output(accountUsage); return 0 }
+    static func loginLink(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
         guard let options = Options(arguments, ["--account"]), let accountID = options["--account"], !accountID.isEmpty else {
-            printError(accountUsage)
+            printError(loginLinkUsage)
             return 2
         }
         return withStore { store, config in
@@ -87,9 +98,8 @@ extension CommandLine {
         }
     }
 
-    static func key(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
-        if arguments.first == "--help" || arguments.first == "-h" { output(keyUsage); return 0 }
-        guard arguments.first == "create", let options = Options(Array(arguments.dropFirst()), ["--account", "--label"]),
+    static func keyCreate(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
+        guard let options = Options(arguments, ["--account", "--label"]),
               let accountID = options["--account"], let rawLabel = options["--label"] else {
             printError(keyUsage)
             return 2
@@ -110,7 +120,6 @@ extension CommandLine {
     }
 
     static func backup(_ arguments: [String], output: (String) -> Void = { print($0) }) -> Int32 {
-        if arguments.first == "--help" || arguments.first == "-h" { output(backupUsage); return 0 }
         guard arguments.count == 1, let file = arguments.first, !file.isEmpty, !file.hasPrefix("-") else {
             printError(backupUsage)
             return 2
@@ -128,7 +137,7 @@ extension CommandLine {
     /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
     /// runs `body`, closes; one line and exit 1 for whatever fails.
     private static func withStore(_ body: (Store, Config) throws -> Void) -> Int32 {
-        guard let (config, _) = loadConfig() else { return 1 }
+        guard let config = operatorConfig() else { return 1 }
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
         let store = Store(path: config.databasePath, options: options)

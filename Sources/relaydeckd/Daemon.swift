@@ -230,7 +230,10 @@ final class Daemon {
     }
 }
 
+/// One line on stderr; under the journal at priority err (`<3>`), so `journalctl -p err`
+/// shows why a start failed.
 func printError(_ line: String) {
-    let text = "relaydeckd: \(line)\n"
+    let journal = JournalStream.isStandardError(getenv("JOURNAL_STREAM").map { String(cString: $0) })
+    let text = (journal ? "<3>" : "") + "relaydeckd: \(line)\n"
     _ = text.withCString { write(2, $0, strlen($0)) }
 }

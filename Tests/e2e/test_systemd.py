@@ -1,6 +1,8 @@
 """systemd without systemd running: socket activation through systemd-socket-activate, the
 notify protocol through a datagram socket of our own, and the shipped unit files."""
 
+import os
+import re
 import shutil
 import signal
 import socket
@@ -141,8 +143,13 @@ def test_unit_files_verify(tmp_path):
         # The service must run the installed binary; verify the copy against the built one.
         text = text.replace("ExecStart=/usr/bin/relaydeckd", f"ExecStart={binary_path()}")
         (tmp_path / name).write_text(text)
+    # verify also opens each man: link of Documentation=; the page where the package puts it.
+    man_dir = tmp_path / "man" / "man1"
+    man_dir.mkdir(parents=True)
+    shutil.copy(PACKAGE_ROOT / "packaging" / "debian" / "relaydeckd.1", man_dir)
+    environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "MANPATH": str(tmp_path / "man")}
     done = subprocess.run(["systemd-analyze", "verify", "relaydeck.socket", "relaydeck.service"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, env=environment)
     if done.returncode != 0 and "Failed to" in done.stderr and "bus" in done.stderr.lower():
         pytest.skip(f"systemd-analyze cannot run here: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr
@@ -163,6 +170,41 @@ def test_unit_files_have_the_agreed_settings():
                      "LoadCredential=APP_TOTP_SECRET:relaydeck.app-totp-secret"]:
         assert required in lines, required
     assert "ListenStream=127.0.0.1:8080" in {l.strip() for l in socket_unit.splitlines()}
+
+
+def unit_settings(name: str) -> dict[tuple[str, str], list[str]]:
+    """(section, key) -> every value of the unit file, comments and blank lines left out."""
+    settings: dict[tuple[str, str], list[str]] = {}
+    section = ""
+    for line in (PACKAGE_ROOT / "systemd" / name).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+            continue
+        key, _, value = line.partition("=")
+        settings.setdefault((section, key.strip()), []).append(value.strip())
+    return settings
+
+
+def test_a_restart_of_the_service_is_not_passed_on_to_the_socket():
+    # PartOf= (or BindsTo=) would close the listener on every restart and upgrade.
+    socket_unit = unit_settings("relaydeck.socket")
+    assert not any(key in {"PartOf", "BindsTo"} for _, key in socket_unit), socket_unit
+
+
+def test_reload_sends_sighup_to_the_server():
+    assert unit_settings("relaydeck.service")[("Service", "ExecReload")] == ["/bin/kill -HUP $MAINPID"]
+
+
+def test_both_units_link_the_man_page_of_its_section():
+    man_page = PACKAGE_ROOT / "packaging" / "debian" / "relaydeckd.1"
+    section = re.search(r'^\.TH\s+"?RELAYDECKD"?\s+"?(\d)', man_page.read_text(), re.MULTILINE | re.IGNORECASE).group(1)
+    for name in ["relaydeck.service", "relaydeck.socket"]:
+        links = " ".join(unit_settings(name)[("Unit", "Documentation")]).split()
+        assert f"man:relaydeckd({section})" in links, (name, links)
+        assert "file:///usr/share/doc/relaydeck/README.md" in links, (name, links)
 
 
 def test_a_credential_from_systemd_turns_app_codes_on(start_server, tmp_path):
