@@ -55,6 +55,7 @@ def test_files_owners_and_modes(deb):
         "./usr/share/doc/relaydeck/changelog.gz": "-rw-r--r--",
         "./usr/share/man/man1/relaydeckd.1.gz": "-rw-r--r--",
         "./usr/share/bash-completion/completions/relaydeckd": "-rw-r--r--",
+        "./usr/share/doc/relaydeck/examples/prometheus.yml": "-rw-r--r--",
     }
     for path, mode in expected.items():
         assert entries.get(path, ("missing",))[0] == mode, (path, entries.get(path))
@@ -68,6 +69,8 @@ def test_files_owners_and_modes(deb):
         assert (extracted / "etc/relaydeck/relaydeck.env").read_bytes() == (ROOT / "etc/relaydeck.env").read_bytes()
         completion = "usr/share/bash-completion/completions/relaydeckd"
         assert (extracted / completion).read_bytes() == (ROOT / "packaging/bash-completion/relaydeckd").read_bytes()
+        scrape = extracted / "usr/share/doc/relaydeck/examples/prometheus.yml"
+        assert scrape.read_bytes() == (ROOT / "packaging/prometheus/relaydeck.yml").read_bytes()
         binary = extracted / "usr/bin/relaydeckd"
         assert run(binary, "version").stdout.split()[-1] == version()
         # Stripped: no symbol table left.
