@@ -19,6 +19,9 @@ NAME=relaydeck
 CONFIG_DIR="${XDG_CONFIG_HOME:-$HOME/.config}/relaydeck"
 KEY_FILE="$CONFIG_DIR/api-key"
 HOOK="$CONFIG_DIR/inbox-hook"
+# Prints the Authorization header from the key file, for agents that can run a command for their
+# headers (Claude Code's headersHelper): the key then stays in the one file above.
+HEADERS="$CONFIG_DIR/mcp-headers"
 
 say() { printf '%s\n' "$*"; }
 warn() { printf 'relaydeck: %s\n' "$*" >&2; }
@@ -123,6 +126,18 @@ HOOK_EOF
 chmod 0755 "$HOOK.tmp"
 mv "$HOOK.tmp" "$HOOK"
 
+# --- The headers program --------------------------------------------------------------------
+cat >"$HEADERS.tmp" <<'HEADERS_EOF'
+#!/bin/sh
+# Relaydeck MCP headers, written by the Relaydeck install script: prints the Authorization
+# header as JSON, read from the key file (mode 0600), so that no agent setting holds the key.
+key_file="${XDG_CONFIG_HOME:-$HOME/.config}/relaydeck/api-key"
+key=$(cat "$key_file") || exit 1
+printf '{"Authorization":"Bearer %s"}\n' "$key"
+HEADERS_EOF
+chmod 0755 "$HEADERS.tmp"
+mv "$HEADERS.tmp" "$HEADERS"
+
 # --- Editing JSON files ----------------------------------------------------------------------
 # Two operations, done with python3 (or node when there is no python3), each of which reads the
 # file, changes one thing and writes it back through a temporary file:
@@ -130,6 +145,8 @@ mv "$HOOK.tmp" "$HOOK"
 #   hook FILE PATH ENTRY MARK  in the list at PATH, drops the entries whose JSON contains MARK
 #                              and appends the JSON ENTRY
 # A file that is not valid JSON is left alone (and the step reported), never overwritten.
+# With RELAYDECK_PRIVATE=1 (a file that holds the key) the result is mode 0600 whatever the
+# file's mode was; otherwise it keeps its mode.
 JSON_TOOL=""
 if command -v python3 >/dev/null 2>&1; then
     JSON_TOOL=python3
@@ -165,10 +182,13 @@ else:
     entries = node.get(last) if isinstance(node.get(last), list) else []
     node[last] = [e for e in entries if mark not in json.dumps(e)] + [value]
 tmp = path + ".relaydeck-tmp"
-with open(tmp, "w", encoding="utf-8") as f:
+if os.path.exists(tmp):
+    os.remove(tmp)
+# Created 0600, so that the key is never readable by others, not even for a moment.
+with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8") as f:
     json.dump(data, f, indent=2)
     f.write("\n")
-if os.path.exists(path):
+if os.environ.get("RELAYDECK_PRIVATE") != "1" and os.path.exists(path):
     os.chmod(tmp, os.stat(path).st_mode & 0o7777)
 os.replace(tmp, path)
 PY_EOF
@@ -195,8 +215,9 @@ const last = where[where.length - 1];
 if (op === "set") node[last] = value;
 else node[last] = (Array.isArray(node[last]) ? node[last] : []).filter(e => !JSON.stringify(e).includes(mark)).concat([value]);
 const tmp = path + ".relaydeck-tmp";
-fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + "\n");
-if (fs.existsSync(path)) fs.chmodSync(tmp, fs.statSync(path).mode & 0o7777);
+if (fs.existsSync(tmp)) fs.unlinkSync(tmp);
+fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + "\n", { mode: 0o600, flag: "wx" });
+if (process.env.RELAYDECK_PRIVATE !== "1" && fs.existsSync(path)) fs.chmodSync(tmp, fs.statSync(path).mode & 0o7777);
 fs.renameSync(tmp, path);
 JS_EOF
         ;;
@@ -205,6 +226,17 @@ JS_EOF
         return 1
         ;;
     esac
+}
+
+# A file that will hold the key: edited with RELAYDECK_PRIVATE=1, and the user is told when
+# that took read access away from others (ls -l's mode column: the same on Linux and macOS).
+private_edit() {
+    was_open=""
+    if [ -e "$2" ]; then
+        case $(ls -ld "$2") in -rw-------*) ;; *) was_open=yes ;; esac
+    fi
+    RELAYDECK_PRIVATE=1 json_edit "$@" || return 1
+    [ -z "$was_open" ] || say "Made $2 readable by you only (mode 0600): it now holds the API key."
 }
 
 auth="Bearer $key"
@@ -219,12 +251,14 @@ nested_hook() { printf '{"matcher":"*","hooks":[{"type":"command","command":"%s 
 # --- Claude Code -----------------------------------------------------------------------------
 if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.claude.json" ]; then
     ok=yes
+    # The header comes from the headers program (headersHelper), so the key is neither in
+    # ~/.claude.json nor on claude's command line.
+    entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$HEADERS\"}"
     if command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
-        claude mcp add --scope user --transport http "$NAME" "$MCP_URL" --header "Authorization: $auth" >/dev/null || ok=""
+        claude mcp add-json --scope user "$NAME" "$entry" >/dev/null || ok=""
     else
-        json_edit set "$HOME/.claude.json" "mcpServers.$NAME" \
-            "{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" || ok=""
+        json_edit set "$HOME/.claude.json" "mcpServers.$NAME" "$entry" || ok=""
     fi
     mkdir -p "$HOME/.claude"
     settings="$HOME/.claude/settings.json"
@@ -241,6 +275,7 @@ if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
     mkdir -p "$HOME/.codex"
     toml="$HOME/.codex/config.toml"
     [ -f "$toml" ] || : >"$toml"
+    case $(ls -ld "$toml") in -rw-------*) was_open="" ;; *) was_open=yes ;; esac
     awk -v name="$NAME" '
         /^[ \t]*\[/ {
             header = $0
@@ -259,8 +294,9 @@ if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
         printf 'url = "%s"\n' "$MCP_URL"
         printf 'http_headers = { "Authorization" = "%s" }\n' "$auth"
     } >>"$toml.relaydeck-tmp"
-    chmod "$(stat -c %a "$toml")" "$toml.relaydeck-tmp" 2>/dev/null || true
+    chmod 0600 "$toml.relaydeck-tmp"
     mv "$toml.relaydeck-tmp" "$toml"
+    [ -z "$was_open" ] || say "Made $toml readable by you only (mode 0600): it now holds the API key."
     note_ok "Codex"
 fi
 
@@ -268,7 +304,7 @@ fi
 if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 || [ -d "$HOME/.cursor" ]; then
     mkdir -p "$HOME/.cursor"
     ok=yes
-    json_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
+    private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
         "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" || ok=""
     hooks="$HOME/.cursor/hooks.json"
     json_edit set "$hooks" version 1 &&
@@ -282,7 +318,7 @@ if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
     mkdir -p "$HOME/.gemini"
     settings="$HOME/.gemini/settings.json"
     ok=yes
-    json_edit set "$settings" "mcpServers.$NAME" \
+    private_edit set "$settings" "mcpServers.$NAME" \
         "{\"httpUrl\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
         json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'gemini start')" relaydeck/inbox-hook &&
         json_edit hook "$settings" hooks.BeforeAgent "$(nested_hook 'gemini prompt')" relaydeck/inbox-hook &&

@@ -133,6 +133,12 @@ if args[:2] == ["mcp", "remove"]:
     if name not in servers:
         sys.exit(f"No MCP server named {name}")
     del servers[name]
+elif args[:2] == ["mcp", "add-json"]:
+    rest = [a for a in args[2:] if a not in ("--scope", "-s", "user")]
+    name, entry = rest
+    if name in servers:
+        sys.exit(f"MCP server {name} already exists in user config")
+    servers[name] = json.loads(entry)
 elif args[:2] == ["mcp", "add"]:
     rest = args[2:]
     opts, positional, i = {}, [], 0
@@ -168,6 +174,9 @@ def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
         '[profiles.fast]\nmodel = "mini"\n')
     (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"other": {"url": "https://other/mcp"}}}))
     (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "Dracula", "mcpServers": {}}))
+    # Made by hand or by the agent with the usual umask: readable by every user of the machine.
+    for path in home.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
     # curl as itself, but every command line it gets is logged: the key must never be on one.
     curl = bin_dir / "curl"
     curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
@@ -192,11 +201,30 @@ def hook_commands(entries: list) -> list[str]:
     return [h["command"] for e in entries for h in e.get("hooks", [e])]
 
 
+def headers_from_helper(home: Path, command: str) -> dict:
+    """Runs a headersHelper command the way Claude Code does (a shell command whose standard
+    output is a JSON object of headers)."""
+    done = subprocess.run(["sh", "-c", command], env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=10)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+# The files that hold the key (Claude Code's settings do not: its header comes from the helper).
+KEY_FILES = [".config/relaydeck/api-key", ".codex/config.toml", ".cursor/mcp.json", ".gemini/settings.json"]
+
+
 def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     auth = f"Bearer {secret}"
     claude = json.loads((home / ".claude.json").read_text())
     assert claude["numStartups"] == 7 and claude["mcpServers"]["other"]["command"] == "other-mcp"
-    assert claude["mcpServers"]["relaydeck"] == {"type": "http", "url": mcp_url, "headers": {"Authorization": auth}}
+    ours = claude["mcpServers"]["relaydeck"]
+    assert set(ours) == {"type", "url", "headersHelper"} and ours["type"] == "http" and ours["url"] == mcp_url
+    assert headers_from_helper(home, ours["headersHelper"]) == {"Authorization": auth}
+    assert secret not in (home / ".claude.json").read_text()
+    assert secret not in (home / ".claude" / "settings.json").read_text()
+    for name in KEY_FILES:
+        assert stat.S_IMODE((home / name).stat().st_mode) == 0o600, name
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     assert settings["model"] == "opus" and settings["hooks"]["PreToolUse"] == [OTHER_CLAUDE_HOOK]
     hook = str(home / ".config/relaydeck/inbox-hook")
@@ -229,9 +257,12 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
 
 
 @pytest.fixture
-def install_script(py, tmp_path):
+def install_script(server, tmp_path):
+    # site/install.sh as /install serves it (test_install_is_the_script_with_this_servers_address
+    # checks the binary's copy is the same), so that editing the script needs no rebuild to test.
     script = tmp_path / "install.sh"
-    script.write_bytes(py.call("GET", "/install").body)
+    source = (PACKAGE_ROOT / "site/install.sh").read_text()
+    script.write_text(source.replace("@PUBLIC_URL@", f"http://127.0.0.1:{server.port}"))
     return script
 
 
@@ -246,18 +277,24 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     first = run_install(install_script, home, bin_dir, "--key", secret)
     assert first.returncode == 0, first.stderr
     assert "Configured for Claude Code Codex Cursor Gemini CLI" in first.stdout
+    # The files that were 0644 before and now hold the key are tightened, and the user is told.
+    for name in [".codex/config.toml", ".cursor/mcp.json", ".gemini/settings.json"]:
+        assert f"Made {home / name} readable by you only (mode 0600)" in first.stdout, first.stdout
     assert secret not in first.stdout + first.stderr
     check_configs(home, mcp_url, secret)
     files = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"}
 
     second = run_install(install_script, home, bin_dir, key_env=secret)
     assert second.returncode == 0, second.stderr
+    assert "readable by you only" not in second.stdout
     check_configs(home, mcp_url, secret)
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"} == files
     if with_claude_program:
-        calls = [json.loads(l) for l in (home / "claude-calls.log").read_text().splitlines()]
-        assert calls[1] == ["mcp", "add", "--scope", "user", "--transport", "http", "relaydeck", mcp_url,
-                            "--header", f"Authorization: Bearer {secret}"]
+        # claude's command line, which every user sees in the process list, never has the key.
+        log = (home / "claude-calls.log").read_text()
+        calls = [json.loads(l) for l in log.splitlines()]
+        assert calls[1][:2] == ["mcp", "add-json"] and "relaydeck" in calls[1], calls
+        assert secret not in log
     assert not list(home.rglob("*.relaydeck-tmp"))
     argv_log = (tmp_path / "curl-argv.log").read_text()
     assert "/v1/agents" in argv_log and secret not in argv_log
