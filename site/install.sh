@@ -245,15 +245,20 @@ failed=""
 note_ok() { configured="$configured $1"; }
 note_failed() { failed="$failed $1"; }
 
+# The agents run hook commands with a shell: a path in one is quoted for sh (a home folder may
+# have spaces or quotes), and the command then escaped as a JSON string.
+sh_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+json_text() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
+hook_command() { json_text "$(sh_quote "$HOOK") $1"; }
 # A hook entry in the nested form of Claude Code and Gemini CLI.
-nested_hook() { printf '{"matcher":"*","hooks":[{"type":"command","command":"%s %s"}]}' "$HOOK" "$1"; }
+nested_hook() { printf '{"matcher":"*","hooks":[{"type":"command","command":"%s"}]}' "$(hook_command "$1")"; }
 
 # --- Claude Code -----------------------------------------------------------------------------
 if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.claude.json" ]; then
     ok=yes
     # The header comes from the headers program (headersHelper), so the key is neither in
     # ~/.claude.json nor on claude's command line.
-    entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$HEADERS\"}"
+    entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$(json_text "$(sh_quote "$HEADERS")")\"}"
     if command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
         claude mcp add-json --scope user "$NAME" "$entry" >/dev/null || ok=""
@@ -308,8 +313,8 @@ if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 
         "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" || ok=""
     hooks="$HOME/.cursor/hooks.json"
     json_edit set "$hooks" version 1 &&
-        json_edit hook "$hooks" hooks.sessionStart "{\"command\":\"$HOOK cursor start\"}" relaydeck/inbox-hook &&
-        json_edit hook "$hooks" hooks.stop "{\"command\":\"$HOOK cursor stop\"}" relaydeck/inbox-hook || ok=""
+        json_edit hook "$hooks" hooks.sessionStart "{\"command\":\"$(hook_command 'cursor start')\"}" relaydeck/inbox-hook &&
+        json_edit hook "$hooks" hooks.stop "{\"command\":\"$(hook_command 'cursor stop')\"}" relaydeck/inbox-hook || ok=""
     if [ -n "$ok" ]; then note_ok "Cursor"; else note_failed "Cursor"; fi
 fi
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -160,8 +161,8 @@ json.dump(data, open(path, "w"), indent=2)
 OTHER_CLAUDE_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}
 
 
-def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
-    home = tmp_path / "home"
+def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home") -> tuple[Path, Path]:
+    home = tmp_path / home_name
     bin_dir = tmp_path / "bin"
     for folder in [home / ".claude", home / ".codex", home / ".cursor", home / ".gemini", bin_dir]:
         folder.mkdir(parents=True)
@@ -188,12 +189,13 @@ def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
     return home, bin_dir
 
 
-def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL):
+def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL,
+                shell: str = "dash"):
     env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
     if key_env is not None:
         env["RELAYDECK_API_KEY"] = key_env
     # Not a terminal: the script must not wait for a question nobody can answer.
-    return subprocess.run(["dash", str(script), *args], env=env, capture_output=True, text=True, timeout=60,
+    return subprocess.run([shell, str(script), *args], env=env, capture_output=True, text=True, timeout=60,
                           stdin=stdin, start_new_session=True)
 
 
@@ -230,8 +232,8 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     hook = str(home / ".config/relaydeck/inbox-hook")
     assert settings["hooks"]["Stop"][0] == OTHER_CLAUDE_HOOK
     for event, arg in [("SessionStart", "start"), ("UserPromptSubmit", "prompt"), ("Stop", "stop")]:
-        ours = [c for c in hook_commands(settings["hooks"][event]) if "relaydeck/inbox-hook" in c]
-        assert ours == [f"{hook} claude {arg}"], (event, settings["hooks"][event])
+        ours = [shlex.split(c) for c in hook_commands(settings["hooks"][event]) if "relaydeck/inbox-hook" in c]
+        assert ours == [[hook, "claude", arg]], (event, settings["hooks"][event])
 
     codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
     assert codex["model"] == "gpt-5" and codex["profiles"] == {"fast": {"model": "mini"}}
@@ -242,14 +244,15 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     assert cursor["mcpServers"] == {"other": {"url": "https://other/mcp"},
                                     "relaydeck": {"url": mcp_url, "headers": {"Authorization": auth}}}
     cursor_hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
-    assert cursor_hooks == {"version": 1, "hooks": {"sessionStart": [{"command": f"{hook} cursor start"}],
-                                                     "stop": [{"command": f"{hook} cursor stop"}]}}
+    assert cursor_hooks["version"] == 1 and set(cursor_hooks["hooks"]) == {"sessionStart", "stop"}
+    for event, arg in [("sessionStart", "start"), ("stop", "stop")]:
+        assert [shlex.split(c) for c in hook_commands(cursor_hooks["hooks"][event])] == [[hook, "cursor", arg]]
 
     gemini = json.loads((home / ".gemini" / "settings.json").read_text())
     assert gemini["theme"] == "Dracula"
     assert gemini["mcpServers"] == {"relaydeck": {"httpUrl": mcp_url, "headers": {"Authorization": auth}}}
     for event, arg in [("SessionStart", "start"), ("BeforeAgent", "prompt"), ("AfterAgent", "stop")]:
-        assert hook_commands(gemini["hooks"][event]) == [f"{hook} gemini {arg}"]
+        assert [shlex.split(c) for c in hook_commands(gemini["hooks"][event])] == [[hook, "gemini", arg]]
 
     key_file = home / ".config/relaydeck/api-key"
     assert key_file.read_text() == secret + "\n"
@@ -406,3 +409,34 @@ def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server,
     assert secret not in text, "the key was echoed"
     assert (home / ".config/relaydeck/api-key").read_text() == secret + "\n"
     assert "Configured for" in text
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, server, tmp_path, install_script, shell):
+    """The agents run hook commands (and Claude Code its headersHelper) with a shell: a home such
+    as /home/first last broke every one of them (`sh: 1: /home/first: not found`)."""
+    _, token = create_account(py)
+    key, secret = create_key(py, token, "Quoted")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False, home_name="Jo's \"first\" Zoë last")
+    done = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
+    assert done.returncode == 0, done.stderr
+    check_configs(home, f"http://127.0.0.1:{server.port}/mcp", secret)
+    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]
+    commands = [c for c in hook_commands(sum(json.loads((home / ".claude/settings.json").read_text())["hooks"].values(), []))
+                if "relaydeck" in c]
+    commands += hook_commands(sum(json.loads((home / ".cursor/hooks.json").read_text())["hooks"].values(), []))
+    commands += hook_commands(sum(json.loads((home / ".gemini/settings.json").read_text())["hooks"].values(), []))
+    assert len(commands) == 8, commands
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+    for runner in ["dash", "bash"]:
+        helper = subprocess.run([runner, "-c", claude["headersHelper"]], env=env, capture_output=True, text=True,
+                                timeout=10)
+        assert helper.returncode == 0 and json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
+        for number, command in enumerate(commands):
+            # An unread message, so that each hook has something to hand over: its output shows it ran.
+            text = f"Marker {runner} {number}"
+            assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": text}).status == 201
+            ran = subprocess.run([runner, "-c", command], env=env, input="{}", capture_output=True, text=True,
+                                 timeout=30)
+            assert ran.returncode == 0, (runner, command, ran.stderr)
+            assert ran.stderr == "" and text in ran.stdout, (runner, command, ran.stdout)
