@@ -274,35 +274,99 @@ if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.c
 fi
 
 # --- Codex -----------------------------------------------------------------------------------
-# TOML, edited with awk: the table [mcp_servers.relaydeck] (and its sub-tables) is dropped
-# wherever it is, and written again at the end. Its hooks come with the Relaydeck plugin.
+# [mcp_servers.relaydeck] with bearer_token_env_var: config.toml names the variable, and the key
+# goes into ~/.codex/.env, the environment file Codex loads when it starts (mode 0600). The old
+# entry is dropped wherever it is (its table, an inline table under [mcp_servers], dotted keys),
+# and the result must parse as TOML and equal the file as it was but for that entry; anything
+# else (python3 without tomllib, a file it cannot read) is refused and nothing is written.
+codex_toml_edit() {
+    command -v python3 >/dev/null 2>&1 && python3 -c 'import tomllib' 2>/dev/null || {
+        if [ -s "$1" ]; then
+            warn "python3 3.11 or later (with tomllib) is needed to edit $1 safely; left unchanged"
+            return 1
+        fi
+        umask 077
+        printf '[mcp_servers.%s]\nurl = "%s"\nbearer_token_env_var = "RELAYDECK_API_KEY"\n' "$NAME" "$MCP_URL" >"$1.relaydeck-tmp"
+        return 0
+    }
+    python3 - "$1" "$NAME" "$MCP_URL" <<'PY_EOF'
+import os, re, sys, tomllib
+path, name, url = sys.argv[1:4]
+text = ""
+if os.path.exists(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+def refuse(why):
+    sys.exit(f"{path}: {why}; left unchanged (add [mcp_servers.{name}] with url = \"{url}\" and "
+             f"bearer_token_env_var = \"RELAYDECK_API_KEY\" by hand)")
+try:
+    before = tomllib.loads(text)
+except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    refuse(f"not valid TOML ({error})")
+ours = rf"""(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')"""
+kept, table, skip = [], "", False
+for line in text.splitlines(keepends=True):
+    header = re.match(r"\s*\[\[?\s*([^\]]*?)\s*\]", line)
+    if header:
+        table = re.sub(r"\s*\.\s*", ".", header.group(1)).replace('"', "").replace("'", "")
+        skip = table == f"mcp_servers.{name}" or table.startswith(f"mcp_servers.{name}.")
+    if skip:
+        continue
+    if table == "mcp_servers" and re.match(rf"\s*{ours}\s*[.=]", line):
+        continue
+    if table == "" and re.match(rf"\s*mcp_servers\s*\.\s*{ours}\s*[.=]", line):
+        continue
+    kept.append(line)
+body = "".join(kept).rstrip()
+entry = f'[mcp_servers.{name}]\nurl = "{url}"\nbearer_token_env_var = "RELAYDECK_API_KEY"\n'
+result = (body + "\n\n" if body else "") + entry
+try:
+    after = tomllib.loads(result)
+except tomllib.TOMLDecodeError as error:
+    refuse(f"cannot be edited safely (the result would not parse: {error})")
+def without_ours(data):
+    servers = dict(data.get("mcp_servers", {}))
+    servers.pop(name, None)
+    rest = {k: v for k, v in data.items() if k != "mcp_servers"}
+    return rest, servers
+if after["mcp_servers"][name] != {"url": url, "bearer_token_env_var": "RELAYDECK_API_KEY"} or \
+        without_ours(after) != without_ours(before):
+    refuse("cannot be edited safely (the edit would change more than the relaydeck entry)")
+tmp = path + ".relaydeck-tmp"
+if os.path.exists(tmp):
+    os.remove(tmp)
+with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="utf-8") as f:
+    f.write(result)
+if os.path.exists(path):
+    os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+PY_EOF
+}
+
+# ~/.codex/.env: its RELAYDECK_API_KEY line replaced, the other lines kept; mode 0600.
+codex_env_write() {
+    was_open=""
+    if [ -e "$1" ]; then
+        case $(ls -ld "$1") in -rw-------*) ;; *) was_open=yes ;; esac
+        grep -v '^[[:space:]]*\(export[[:space:]]\{1,\}\)\{0,1\}RELAYDECK_API_KEY=' "$1" >"$1.relaydeck-tmp" || :
+    else
+        : >"$1.relaydeck-tmp"
+    fi
+    chmod 0600 "$1.relaydeck-tmp" &&
+        printf 'RELAYDECK_API_KEY=%s\n' "$key" >>"$1.relaydeck-tmp" &&
+        mv "$1.relaydeck-tmp" "$1" || return 1
+    [ -z "$was_open" ] || say "Made $1 readable by you only (mode 0600): it now holds the API key."
+}
+
 if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
     mkdir -p "$HOME/.codex"
     toml="$HOME/.codex/config.toml"
-    [ -f "$toml" ] || : >"$toml"
-    case $(ls -ld "$toml") in -rw-------*) was_open="" ;; *) was_open=yes ;; esac
-    awk -v name="$NAME" '
-        /^[ \t]*\[/ {
-            header = $0
-            sub(/^[ \t]*\[+[ \t]*/, "", header)
-            skip = (index(header, "mcp_servers." name "]") == 1 || index(header, "mcp_servers." name ".") == 1 ||
-                    index(header, "mcp_servers.\"" name "\"") == 1)
-        }
-        skip { next }
-        # Blank lines wait for the next kept line, so none pile up at the end run after run.
-        /^[ \t]*$/ { blanks++; next }
-        { while (blanks > 0) { print ""; blanks-- } print }
-    ' "$toml" >"$toml.relaydeck-tmp"
-    {
-        [ -s "$toml.relaydeck-tmp" ] && printf '\n'
-        printf '[mcp_servers.%s]\n' "$NAME"
-        printf 'url = "%s"\n' "$MCP_URL"
-        printf 'http_headers = { "Authorization" = "%s" }\n' "$auth"
-    } >>"$toml.relaydeck-tmp"
-    chmod 0600 "$toml.relaydeck-tmp"
-    mv "$toml.relaydeck-tmp" "$toml"
-    [ -z "$was_open" ] || say "Made $toml readable by you only (mode 0600): it now holds the API key."
-    note_ok "Codex"
+    if codex_toml_edit "$toml" && codex_env_write "$HOME/.codex/.env" && mv "$toml.relaydeck-tmp" "$toml"; then
+        note_ok "Codex"
+        codex_note="Codex reads the key from RELAYDECK_API_KEY, set in $HOME/.codex/.env (loaded when Codex starts)."
+    else
+        rm -f "$toml.relaydeck-tmp"
+        note_failed "Codex"
+    fi
 fi
 
 # --- Cursor ----------------------------------------------------------------------------------
@@ -339,6 +403,7 @@ if [ -z "$configured" ] && [ -z "$failed" ]; then
 fi
 [ -z "$configured" ] || say "Configured for$configured: MCP server \"$NAME\" at $MCP_URL."
 say "Inbox hooks: $HOOK (key in $KEY_FILE). Codex gets its hooks from the Relaydeck plugin."
+[ -z "${codex_note:-}" ] || say "$codex_note"
 say "Restart the agents to load the change."
 if [ -n "$failed" ]; then
     warn "could not configure$failed (see above)"

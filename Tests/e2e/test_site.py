@@ -173,6 +173,7 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
     (home / ".codex" / "config.toml").write_text(
         'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["--x"]\n\n'
         '[profiles.fast]\nmodel = "mini"\n')
+    (home / ".codex" / ".env").write_text("OTHER_TOKEN=1\n")
     (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"other": {"url": "https://other/mcp"}}}))
     (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "Dracula", "mcpServers": {}}))
     # Made by hand or by the agent with the usual umask: readable by every user of the machine.
@@ -213,7 +214,7 @@ def headers_from_helper(home: Path, command: str) -> dict:
 
 
 # The files that hold the key (Claude Code's settings do not: its header comes from the helper).
-KEY_FILES = [".config/relaydeck/api-key", ".codex/config.toml", ".cursor/mcp.json", ".gemini/settings.json"]
+KEY_FILES = [".config/relaydeck/api-key", ".codex/.env", ".cursor/mcp.json", ".gemini/settings.json"]
 
 
 def check_configs(home: Path, mcp_url: str, secret: str) -> None:
@@ -238,7 +239,11 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
     assert codex["model"] == "gpt-5" and codex["profiles"] == {"fast": {"model": "mini"}}
     assert codex["mcp_servers"]["other"] == {"command": "other-mcp", "args": ["--x"]}
-    assert codex["mcp_servers"]["relaydeck"] == {"url": mcp_url, "http_headers": {"Authorization": auth}}
+    assert codex["mcp_servers"]["relaydeck"] == {"url": mcp_url, "bearer_token_env_var": "RELAYDECK_API_KEY"}
+    assert secret not in (home / ".codex" / "config.toml").read_text()
+    # Codex loads ~/.codex/.env when it starts: the variable the entry names is set there.
+    codex_env = (home / ".codex" / ".env").read_text().splitlines()
+    assert "OTHER_TOKEN=1" in codex_env and [l for l in codex_env if "RELAYDECK" in l] == [f"RELAYDECK_API_KEY={secret}"]
 
     cursor = json.loads((home / ".cursor" / "mcp.json").read_text())
     assert cursor["mcpServers"] == {"other": {"url": "https://other/mcp"},
@@ -281,7 +286,7 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     assert first.returncode == 0, first.stderr
     assert "Configured for Claude Code Codex Cursor Gemini CLI" in first.stdout
     # The files that were 0644 before and now hold the key are tightened, and the user is told.
-    for name in [".codex/config.toml", ".cursor/mcp.json", ".gemini/settings.json"]:
+    for name in [".codex/.env", ".cursor/mcp.json", ".gemini/settings.json"]:
         assert f"Made {home / name} readable by you only (mode 0600)" in first.stdout, first.stdout
     assert secret not in first.stdout + first.stderr
     check_configs(home, mcp_url, secret)
@@ -440,3 +445,43 @@ def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, ser
                                  timeout=30)
             assert ran.returncode == 0, (runner, command, ran.stderr)
             assert ran.stderr == "" and text in ran.stdout, (runner, command, ran.stdout)
+
+
+def codex_case(py, tmp_path, install_script, config: str):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Codex")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    (home / ".codex" / "config.toml").write_text(config)
+    return home, secret, run_install(install_script, home, bin_dir, "--key", secret)
+
+
+def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server, tmp_path, install_script):
+    config = ('model = "gpt-5"\n\n[mcp_servers]\nother = { command = "other-mcp" }\n'
+              'relaydeck = { url = "http://old/mcp", http_headers = { Authorization = "Bearer mck_old" } }\n\n'
+              '[profiles.fast]\nmodel = "mini"\n')
+    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    assert done.returncode == 0, done.stderr
+    written = (home / ".codex" / "config.toml").read_text()
+    codex = tomllib.loads(written)
+    assert codex == {"model": "gpt-5", "profiles": {"fast": {"model": "mini"}},
+                     "mcp_servers": {"other": {"command": "other-mcp"},
+                                     "relaydeck": {"url": f"http://127.0.0.1:{server.port}/mcp",
+                                                   "bearer_token_env_var": "RELAYDECK_API_KEY"}}}
+    assert "mck_old" not in written and secret not in written
+    assert "RELAYDECK_API_KEY" in done.stdout and ".codex/.env" in done.stdout
+
+
+@pytest.mark.parametrize("config", [
+    'model = "gpt-5"\nmcp_servers = { other = { command = "other-mcp" } }\n',   # a table cannot be added
+    '[mcp_servers.other\ncommand = "x"\n',                                       # not TOML
+], ids=["inline-mcp-servers", "malformed"])
+def test_codex_config_that_cannot_be_edited_safely_is_left_alone(py, tmp_path, install_script, config):
+    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    assert done.returncode == 1 and "could not configure Codex" in done.stderr, done.stderr
+    assert "left unchanged" in done.stderr and secret not in done.stderr + done.stdout
+    # Nothing of Codex is written: the file as it was, and no key in its .env.
+    assert (home / ".codex" / "config.toml").read_text() == config
+    assert (home / ".codex" / ".env").read_text() == "OTHER_TOKEN=1\n"
+    assert not list(home.rglob("*.relaydeck-tmp"))
+    # The other agents are configured all the same.
+    assert "relaydeck" in json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]
