@@ -372,13 +372,16 @@ fi
 # --- Cursor ----------------------------------------------------------------------------------
 if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 || [ -d "$HOME/.cursor" ]; then
     mkdir -p "$HOME/.cursor"
-    ok=yes
-    private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
-        "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" || ok=""
+    ok=""
     hooks="$HOME/.cursor/hooks.json"
-    json_edit set "$hooks" version 1 &&
+    # The hooks only once the server is set: hooks without it would hand over items the agent
+    # cannot answer.
+    private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
+        "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
+        json_edit set "$hooks" version 1 &&
         json_edit hook "$hooks" hooks.sessionStart "{\"command\":\"$(hook_command 'cursor start')\"}" relaydeck/inbox-hook &&
-        json_edit hook "$hooks" hooks.stop "{\"command\":\"$(hook_command 'cursor stop')\"}" relaydeck/inbox-hook || ok=""
+        json_edit hook "$hooks" hooks.stop "{\"command\":\"$(hook_command 'cursor stop')\"}" relaydeck/inbox-hook &&
+        ok=yes
     if [ -n "$ok" ]; then note_ok "Cursor"; else note_failed "Cursor"; fi
 fi
 

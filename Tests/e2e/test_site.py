@@ -330,6 +330,8 @@ def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script):
     assert done.returncode == 1
     assert "is not valid JSON" in done.stderr and "could not configure Cursor" in done.stderr
     assert (home / ".cursor" / "mcp.json").read_text() == "{not json"
+    # Nothing else of Cursor either: hooks without the server would be read by no MCP client.
+    assert sorted(p.name for p in (home / ".cursor").iterdir()) == ["mcp.json"]
     # The other agents are configured all the same.
     assert "relaydeck" in tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]
 
