@@ -160,13 +160,43 @@ json_edit() {
         python3 - "$@" <<'PY_EOF'
 import json, os, sys
 op, path, where, value = sys.argv[1], sys.argv[2], sys.argv[3].split("."), json.loads(sys.argv[4])
+def without_comments(text):
+    # Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else n
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                raise ValueError("a /* comment is not closed")
+            out.append(" ")
+            i = end + 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
 data = {}
 if os.path.exists(path) and os.path.getsize(path) > 0:
     with open(path, encoding="utf-8") as f:
-        try:
-            data = json.load(f)
-        except ValueError as error:
-            sys.exit(f"{path} is not valid JSON ({error}); left unchanged")
+        text = f.read()
+    try:
+        plain = without_comments(text) if os.environ.get("RELAYDECK_JSONC") == "1" else text
+        data = json.loads(plain)
+    except ValueError as error:
+        sys.exit(f"{path} is not valid JSON ({error}); left unchanged")
+    if plain != text:
+        # The rewrite cannot keep the comments: the file as it was stays beside it.
+        keep = path + ".before-relaydeck"
+        with os.fdopen(os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"The comments of {path} are not kept in it; the file as it was is {keep}.")
 if not isinstance(data, dict):
     sys.exit(f"{path} does not hold a JSON object; left unchanged")
 node = data
@@ -198,10 +228,38 @@ PY_EOF
 const fs = require("fs");
 const [op, path, whereText, valueText, mark] = process.argv.slice(2);
 const where = whereText.split("."), value = JSON.parse(valueText);
+function withoutComments(text) {
+  // Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
+  let out = "", i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1); i = j + 1;
+    } else if (text.startsWith("//", i)) {
+      const end = text.indexOf("\n", i); i = end < 0 ? text.length : end;
+    } else if (text.startsWith("/*", i)) {
+      const end = text.indexOf("*/", i + 2);
+      if (end < 0) throw new Error("a /* comment is not closed");
+      out += " "; i = end + 2;
+    } else { out += text[i]; i += 1; }
+  }
+  return out;
+}
 let data = {};
 if (fs.existsSync(path) && fs.statSync(path).size > 0) {
-  try { data = JSON.parse(fs.readFileSync(path, "utf8")); }
-  catch (e) { console.error(`${path} is not valid JSON (${e.message}); left unchanged`); process.exit(1); }
+  const text = fs.readFileSync(path, "utf8");
+  let plain = text;
+  try {
+    if (process.env.RELAYDECK_JSONC === "1") plain = withoutComments(text);
+    data = JSON.parse(plain);
+  } catch (e) { console.error(`${path} is not valid JSON (${e.message}); left unchanged`); process.exit(1); }
+  if (plain !== text) {
+    // The rewrite cannot keep the comments: the file as it was stays beside it.
+    const keep = path + ".before-relaydeck";
+    fs.writeFileSync(keep, text, { mode: 0o600 }); fs.chmodSync(keep, 0o600);
+    console.log(`The comments of ${path} are not kept in it; the file as it was is ${keep}.`);
+  }
 }
 if (data === null || typeof data !== "object" || Array.isArray(data)) {
   console.error(`${path} does not hold a JSON object; left unchanged`); process.exit(1);
@@ -390,11 +448,15 @@ if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
     mkdir -p "$HOME/.gemini"
     settings="$HOME/.gemini/settings.json"
     ok=yes
+    # Gemini CLI's loader accepts comments in settings.json: so does the edit.
+    RELAYDECK_JSONC=1
+    export RELAYDECK_JSONC
     private_edit set "$settings" "mcpServers.$NAME" \
         "{\"httpUrl\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
         json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'gemini start')" relaydeck/inbox-hook &&
         json_edit hook "$settings" hooks.BeforeAgent "$(nested_hook 'gemini prompt')" relaydeck/inbox-hook &&
         json_edit hook "$settings" hooks.AfterAgent "$(nested_hook 'gemini stop')" relaydeck/inbox-hook || ok=""
+    unset RELAYDECK_JSONC
     if [ -n "$ok" ]; then note_ok "Gemini CLI"; else note_failed "Gemini CLI"; fi
 fi
 

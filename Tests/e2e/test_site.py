@@ -15,6 +15,7 @@ import time
 import tomllib
 from pathlib import Path
 
+import json5
 import pytest
 
 from api import create_account, create_key
@@ -191,8 +192,8 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
 
 
 def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL,
-                shell: str = "dash"):
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+                shell: str = "dash", path: str = "/usr/local/bin:/usr/bin:/bin"):
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:{path}", "LANG": "C.UTF-8"}
     if key_env is not None:
         env["RELAYDECK_API_KEY"] = key_env
     # Not a terminal: the script must not wait for a question nobody can answer.
@@ -487,3 +488,46 @@ def test_codex_config_that_cannot_be_edited_safely_is_left_alone(py, tmp_path, i
     assert not list(home.rglob("*.relaydeck-tmp"))
     # The other agents are configured all the same.
     assert "relaydeck" in json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]
+
+
+def without_python(tmp_path: Path) -> str:
+    """A PATH with the programs of /usr/bin and /bin but python3: the script edits JSON with node."""
+    folder = tmp_path / "no-python"
+    folder.mkdir()
+    for source in [Path("/usr/bin"), Path("/bin")]:
+        for program in source.iterdir():
+            if not program.name.startswith("python") and not (folder / program.name).exists():
+                (folder / program.name).symlink_to(program)
+    return str(folder)
+
+
+@pytest.mark.parametrize("editor", ["python3", "node"])
+def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, server, tmp_path, install_script, editor):
+    if editor == "node" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Gemini")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    settings = home / ".gemini" / "settings.json"
+    original = ('{\n  // my theme\n  "theme": "Dracula", /* a block\n comment */\n'
+                '  "docs": "https://example.com/a//b /* not a comment */",\n  "mcpServers": {}\n}\n')
+    settings.write_text(original)
+    assert json5.loads(original)["theme"] == "Dracula"    # valid JSONC, as Gemini CLI accepts it
+    if editor == "python3":
+        done = run_install(install_script, home, bin_dir, "--key", secret)
+        assert done.returncode == 0, done.stderr
+    else:
+        done = run_install(install_script, home, bin_dir, "--key", secret, path=without_python(tmp_path))
+        # Without python3 (tomllib) the existing config.toml is not edited; Gemini CLI is.
+        assert done.returncode == 1 and "could not configure Codex" in done.stderr, done.stderr
+        assert "Gemini CLI" in done.stdout
+    written = json5.loads(settings.read_text())
+    assert written["theme"] == "Dracula" and written["docs"] == "https://example.com/a//b /* not a comment */"
+    assert written["mcpServers"] == {"relaydeck": {"httpUrl": f"http://127.0.0.1:{server.port}/mcp",
+                                                   "headers": {"Authorization": f"Bearer {secret}"}}}
+    assert set(written["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent"}
+    # The comments cannot be kept in the rewritten file: the file as it was stays beside it, private.
+    kept = home / ".gemini" / "settings.json.before-relaydeck"
+    assert kept.read_text() == original and stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert f"The comments of {settings} are not kept" in done.stdout
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
