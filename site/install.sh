@@ -105,8 +105,9 @@ key=$(cat "$key_file")
 cat >/dev/null 2>&1 || true
 host=$(uname -n 2>/dev/null | cut -d. -f1)
 # The key on curl's standard input, not its command line (which every local user can see).
+# At most 2 s: the agent waits for its hooks, and a server that never answers must not hold it.
 body=$(printf 'header = "Authorization: Bearer %s"\n' "$key" |
-    curl -fs -K - --max-time 10 -H "X-Relaydeck-Host: ${host:-unknown}" "$SERVER/v1/inbox?limit=20") || exit 0
+    curl -fs -K - --connect-timeout 2 --max-time 2 -H "X-Relaydeck-Host: ${host:-unknown}" "$SERVER/v1/inbox?limit=20") || exit 0
 case $body in *'"items":[]'*) exit 0 ;; esac
 text="Relaydeck inbox: new items from the person or other agents (tasks assigned or changed, answers, messages). Act on them, and use the relaydeck MCP tools to reply or update tasks: $body"
 # As a JSON string: the body is one line of JSON, so only \ and " need escaping.

@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import stat
 import subprocess
 import time
@@ -531,3 +532,28 @@ def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, ser
     assert kept.read_text() == original and stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert f"The comments of {settings} are not kept" in done.stdout
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+
+
+def test_a_hook_gives_up_after_2_s_when_the_server_never_answers(py, tmp_path, install_script):
+    """A server that accepts the connection and never answers used to add 10 s to every prompt."""
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Silent")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    hook = home / ".config/relaydeck/inbox-hook"
+    with socket.socket() as silent:
+        # Connections complete in the listen queue; nothing ever reads them or answers.
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        text = hook.read_text()
+        hook.write_text(re.sub(r"^SERVER='[^']*'$", f"SERVER='http://127.0.0.1:{port}'", text, count=1, flags=re.M))
+        env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+        for agent, event in [("claude", "start"), ("claude", "prompt"), ("gemini", "stop"), ("cursor", "stop")]:
+            started = time.monotonic()
+            done = subprocess.run(["dash", str(hook), agent, event], env=env, input="{}", capture_output=True,
+                                  text=True, timeout=30)
+            took = time.monotonic() - started
+            # Silent and successful: a hook never stops the agent. 2 s, with room for a loaded machine.
+            assert done.returncode == 0 and done.stdout == "", done
+            assert took < 6, f"{agent} {event} took {took:.1f} s"
