@@ -557,3 +557,53 @@ def test_a_hook_gives_up_after_2_s_when_the_server_never_answers(py, tmp_path, i
             # Silent and successful: a hook never stops the agent. 2 s, with room for a loaded machine.
             assert done.returncode == 0 and done.stdout == "", done
             assert took < 6, f"{agent} {event} took {took:.1f} s"
+
+
+def agent_entries(home: Path) -> dict[str, tuple[str, dict]]:
+    """Each agent's MCP entry read the way that agent reads it: (url, headers)."""
+    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]
+    assert claude["type"] == "http"
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]["relaydeck"]
+    # Codex loads ~/.codex/.env (KEY=VALUE lines) into its environment when it starts.
+    codex_env = dict(l.split("=", 1) for l in (home / ".codex" / ".env").read_text().splitlines() if "=" in l)
+    cursor = json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["relaydeck"]
+    gemini = json5.loads((home / ".gemini" / "settings.json").read_text())["mcpServers"]["relaydeck"]
+    return {
+        "Claude Code": (claude["url"], headers_from_helper(home, claude["headersHelper"])),
+        "Codex": (codex["url"], {"Authorization": f"Bearer {codex_env[codex['bearer_token_env_var']]}"}),
+        "Cursor": (cursor["url"], cursor["headers"]),
+        "Gemini CLI": (gemini["httpUrl"], gemini["headers"]),
+    }
+
+
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_the_official_sdk_connects_with_each_agents_written_settings(py, tmp_path, install_script, with_claude_program):
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+    from mcp.types import Implementation
+    from test_mcp_sdk import TOOLS
+
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Connected")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    assert done.returncode == 0, done.stderr
+
+    async def tools(url: str, headers: dict) -> list[str]:
+        http = create_mcp_http_client(headers=headers)
+        async with Client(streamable_http_client(url, http_client=http), mode="auto",
+                          client_info=Implementation(name="install-test", version="1.0")) as client:
+            return [t.name for t in (await client.list_tools()).tools]
+
+    import asyncio
+    for agent, (url, headers) in agent_entries(home).items():
+        assert asyncio.run(asyncio.wait_for(tools(url, headers), timeout=20)) == TOOLS, agent
+
+
+def test_the_agents_page_shows_the_settings_the_script_writes(py, server):
+    html = py.call("GET", "/docs/agents").text
+    assert 'bearer_token_env_var = "RELAYDECK_API_KEY"' in html and "~/.codex/.env" in html
+    assert '"headersHelper": "~/.config/relaydeck/mcp-headers"' in html
+    assert "<code>httpUrl</code>" in html
+    assert "--header" not in html    # no example puts the key on a command line
