@@ -22,6 +22,9 @@ HOOK="$CONFIG_DIR/inbox-hook"
 # Prints the Authorization header from the key file, for agents that can run a command for their
 # headers (Claude Code's headersHelper): the key then stays in the one file above.
 HEADERS="$CONFIG_DIR/mcp-headers"
+# What each file and folder was before the first run (a copy and its mode, or "absent"), so that
+# --uninstall can give back exactly what was there.
+BEFORE_DIR="$CONFIG_DIR/before"
 
 say() { printf '%s\n' "$*"; }
 warn() { printf 'relaydeck: %s\n' "$*" >&2; }
@@ -31,17 +34,190 @@ die() {
 }
 
 key="${RELAYDECK_API_KEY:-}"
+uninstall=""
 while [ $# -gt 0 ]; do
     case $1 in
+    --uninstall) uninstall=yes; shift ;;
     --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; shift 2 ;;
     --key=*) key=${1#--key=}; shift ;;
     -h | --help)
         say "usage: sh install.sh [--key mck_...]   (or RELAYDECK_API_KEY=mck_... in the environment)"
+        say "       sh install.sh --uninstall       (removes what the script added)"
         exit 0
         ;;
     *) die "unknown argument: $1 (usage: sh install.sh [--key mck_...])" ;;
     esac
 done
+
+if [ -n "$uninstall" ]; then
+    command -v python3 >/dev/null 2>&1 || die "--uninstall needs python3"
+    if command -v claude >/dev/null 2>&1; then
+        claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
+    fi
+    python3 - "$HOME" "$BEFORE_DIR" "$NAME" <<'PY_EOF' || die "could not undo everything (see above)"
+import json, os, re, sys
+home, before_dir, name = sys.argv[1:4]
+mark = "relaydeck/inbox-hook"
+failed = False
+
+def without_comments(text):
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1]); i = j + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else n
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            out.append(" ")
+        else:
+            out.append(text[i]); i += 1
+    return "".join(out)
+
+def strip_json(text, jsonc):
+    data = json.loads(without_comments(text) if jsonc else text) if text.strip() else {}
+    if not isinstance(data, dict):
+        return data
+    servers = data.get("mcpServers")
+    if isinstance(servers, dict):
+        servers.pop(name, None)
+    hooks = data.get("hooks")
+    if isinstance(hooks, dict):
+        for event in list(hooks):
+            if isinstance(hooks[event], list):
+                hooks[event] = [e for e in hooks[event] if mark not in json.dumps(e)]
+    return data
+
+def prune(data):
+    # What an entry of ours leaves behind when it goes: empty lists, an empty hooks or
+    # mcpServers object, Cursor's version beside no hooks.
+    if not isinstance(data, dict):
+        return data
+    data = json.loads(json.dumps(data))
+    hooks = data.get("hooks")
+    if isinstance(hooks, dict):
+        for event in [e for e, v in hooks.items() if v == []]:
+            del hooks[event]
+    for member in ["hooks", "mcpServers"]:
+        if data.get(member) == {}:
+            del data[member]
+    if data == {"version": 1}:
+        data = {}
+    return data
+
+def strip_toml(text):
+    kept, table, skip = [], "", False
+    ours = rf"""(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')"""
+    for line in text.splitlines(keepends=True):
+        header = re.match(r"\s*\[\[?\s*([^\]]*?)\s*\]", line)
+        if header:
+            table = re.sub(r"\s*\.\s*", ".", header.group(1)).replace('"', "").replace("'", "")
+            skip = table == f"mcp_servers.{name}" or table.startswith(f"mcp_servers.{name}.")
+        if skip or (table == "mcp_servers" and re.match(rf"\s*{ours}\s*[.=]", line)):
+            continue
+        kept.append(line)
+    body = "".join(kept).rstrip()
+    return body + "\n" if body else ""
+
+def strip_env(text):
+    return "".join(l for l in text.splitlines(keepends=True)
+                   if not re.match(r"\s*(export\s+)?RELAYDECK_API_KEY=", l))
+
+def state(slug):
+    try:
+        with open(os.path.join(before_dir, slug + ".state")) as f:
+            return f.read().split()
+    except OSError:
+        return None
+
+def mode_of(letters):
+    bits = 0
+    for letter, bit in zip(letters[:9], [0o400, 0o200, 0o100, 0o40, 0o20, 0o10, 0o4, 0o2, 0o1]):
+        if letter not in "-":
+            bits |= bit
+    return bits
+
+def replace(path, data, mode):
+    tmp = path + ".relaydeck-tmp"
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+        f.write(data)
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+# kind: how the file is read; same: whether two versions mean the same settings.
+files = [(".claude.json", "claude.json", "json"), (".claude/settings.json", "claude-settings.json", "json"),
+         (".codex/config.toml", "codex-config.toml", "toml"), (".codex/.env", "codex-env", "env"),
+         (".cursor/mcp.json", "cursor-mcp.json", "json"), (".cursor/hooks.json", "cursor-hooks.json", "json"),
+         (".gemini/settings.json", "gemini-settings.json", "jsonc")]
+for relative, slug, kind in files:
+    path = os.path.join(home, relative)
+    if not os.path.exists(path):
+        continue
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if kind in ("json", "jsonc"):
+            now = prune(strip_json(text, kind == "jsonc"))
+            result = (json.dumps(now, indent=2) + "\n").encode()
+            same = lambda old: prune(strip_json(old, kind == "jsonc")) == now
+            empty = now == {}
+        elif kind == "toml":
+            import tomllib
+            stripped = strip_toml(text)
+            tomllib.loads(stripped)
+            now = tomllib.loads(stripped)
+            result = stripped.encode()
+            same = lambda old: tomllib.loads(old) == now
+            empty = stripped == ""
+        else:
+            stripped = strip_env(text)
+            result = stripped.encode()
+            same = lambda old: strip_env(old) == stripped
+            empty = stripped == ""
+    except Exception as error:
+        print(f"relaydeck: {path}: cannot undo the change ({error}); left as it is", file=sys.stderr)
+        failed = True
+        continue
+    recorded = state(slug)
+    mode = os.stat(path).st_mode & 0o7777
+    if recorded and recorded[0] == "absent" and empty:
+        os.remove(path)
+        continue
+    if recorded and recorded[0] == "file":
+        with open(os.path.join(before_dir, slug + ".copy"), "rb") as f:
+            old = f.read()
+        if same(old.decode("utf-8")):
+            # Nothing else changed since: the file as it was, byte for byte, with its mode.
+            replace(path, old, mode_of(recorded[1]))
+            continue
+    # Changed since by someone else: only our entries go.
+    replace(path, result, mode)
+for relative in [".gemini/settings.json.before-relaydeck"]:
+    if os.path.exists(os.path.join(home, relative)):
+        os.remove(os.path.join(home, relative))
+for relative, slug in [(".claude", "claude-dir"), (".codex", "codex-dir"), (".cursor", "cursor-dir"),
+                       (".gemini", "gemini-dir")]:
+    if state(slug) == ["absent"]:
+        try:
+            os.rmdir(os.path.join(home, relative))
+        except OSError:
+            pass    # something else is in it now
+sys.exit(1 if failed else 0)
+PY_EOF
+    config_parent_state=$(cat "$BEFORE_DIR/config-parent.state" 2>/dev/null || :)
+    rm -f "$KEY_FILE" "$HOOK" "$HEADERS"
+    rm -rf "$BEFORE_DIR"
+    rmdir "$CONFIG_DIR" 2>/dev/null || :
+    [ "$config_parent_state" != absent ] || rmdir "$(dirname "$CONFIG_DIR")" 2>/dev/null || :
+    say "Removed the Relaydeck MCP server and hooks from the agents' settings, and $CONFIG_DIR."
+    exit 0
+fi
 
 if [ -z "$key" ]; then
     # Piped into sh, standard input is the script itself: ask on the terminal.
@@ -83,7 +259,23 @@ case $status in
 esac
 
 umask 077
+config_parent_state=present
+[ -d "$(dirname "$CONFIG_DIR")" ] || config_parent_state=absent
 mkdir -p "$CONFIG_DIR"
+# The first run keeps what each file was; later runs keep that first record.
+record() {
+    [ -e "$BEFORE_DIR/$2.state" ] && return 0
+    mkdir -p "$BEFORE_DIR" || return 1
+    if [ -f "$1" ]; then
+        cp "$1" "$BEFORE_DIR/$2.copy" || return 1
+        printf 'file %s\n' "$(ls -ld "$1" | cut -c2-10)" >"$BEFORE_DIR/$2.state"
+    elif [ -d "$1" ]; then
+        printf 'present\n' >"$BEFORE_DIR/$2.state"
+    else
+        printf 'absent\n' >"$BEFORE_DIR/$2.state"
+    fi
+}
+[ -e "$BEFORE_DIR/config-parent.state" ] || { mkdir -p "$BEFORE_DIR" && printf '%s\n' "$config_parent_state" >"$BEFORE_DIR/config-parent.state"; }
 printf '%s\n' "$key" >"$KEY_FILE.tmp"
 mv "$KEY_FILE.tmp" "$KEY_FILE"
 
@@ -315,6 +507,8 @@ nested_hook() { printf '{"matcher":"*","hooks":[{"type":"command","command":"%s"
 # --- Claude Code -----------------------------------------------------------------------------
 if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.claude.json" ]; then
     ok=yes
+    record "$HOME/.claude" claude-dir && record "$HOME/.claude.json" claude.json &&
+        record "$HOME/.claude/settings.json" claude-settings.json || die "cannot write in $BEFORE_DIR"
     # The header comes from the headers program (headersHelper), so the key is neither in
     # ~/.claude.json nor on claude's command line.
     entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$(json_text "$(sh_quote "$HEADERS")")\"}"
@@ -417,6 +611,8 @@ codex_env_write() {
 }
 
 if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
+    record "$HOME/.codex" codex-dir && record "$HOME/.codex/config.toml" codex-config.toml &&
+        record "$HOME/.codex/.env" codex-env || die "cannot write in $BEFORE_DIR"
     mkdir -p "$HOME/.codex"
     toml="$HOME/.codex/config.toml"
     if codex_toml_edit "$toml" && codex_env_write "$HOME/.codex/.env" && mv "$toml.relaydeck-tmp" "$toml"; then
@@ -430,6 +626,8 @@ fi
 
 # --- Cursor ----------------------------------------------------------------------------------
 if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 || [ -d "$HOME/.cursor" ]; then
+    record "$HOME/.cursor" cursor-dir && record "$HOME/.cursor/mcp.json" cursor-mcp.json &&
+        record "$HOME/.cursor/hooks.json" cursor-hooks.json || die "cannot write in $BEFORE_DIR"
     mkdir -p "$HOME/.cursor"
     ok=""
     hooks="$HOME/.cursor/hooks.json"
@@ -446,6 +644,8 @@ fi
 
 # --- Gemini CLI ------------------------------------------------------------------------------
 if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
+    record "$HOME/.gemini" gemini-dir && record "$HOME/.gemini/settings.json" gemini-settings.json ||
+        die "cannot write in $BEFORE_DIR"
     mkdir -p "$HOME/.gemini"
     settings="$HOME/.gemini/settings.json"
     ok=yes

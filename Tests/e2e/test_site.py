@@ -607,3 +607,65 @@ def test_the_agents_page_shows_the_settings_the_script_writes(py, server):
     assert '"headersHelper": "~/.config/relaydeck/mcp-headers"' in html
     assert "<code>httpUrl</code>" in html
     assert "--header" not in html    # no example puts the key on a command line
+
+
+def snapshot(home: Path) -> dict:
+    """Every file's bytes and mode and every folder under home (the stand-in's log left out)."""
+    return {str(p.relative_to(home)): (p.read_bytes() if p.is_file() else None, stat.S_IMODE(p.stat().st_mode))
+            for p in home.rglob("*") if p.name != "claude-calls.log"}
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_uninstall_gives_back_the_home_as_it_was_byte_for_byte(py, tmp_path, install_script, with_claude_program,
+                                                                shell):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Undone")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    (home / ".gemini" / "settings.json").write_text('{\n  // mine\n  "theme": "Dracula"\n}\n')
+    before = snapshot(home)
+    for _ in range(2):    # a re-run does not lose what was there before the first
+        done = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
+        assert done.returncode == 0, done.stderr
+    assert snapshot(home) != before
+    undone = run_install(install_script, home, bin_dir, "--uninstall", shell=shell)
+    assert undone.returncode == 0, undone.stderr
+    assert "Removed the Relaydeck MCP server" in undone.stdout
+    assert snapshot(home) == before
+
+
+def test_uninstall_of_an_empty_home_leaves_it_empty(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Empty")
+    home = tmp_path / "home"
+    bin_dir = tmp_path / "bin"
+    home.mkdir()
+    bin_dir.mkdir()
+    claude = bin_dir / "claude"
+    claude.write_text(CLAUDE_STANDIN)
+    claude.chmod(0o755)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    assert (home / ".claude" / "settings.json").exists() and (home / ".config" / "relaydeck" / "api-key").exists()
+    assert run_install(install_script, home, bin_dir, "--uninstall").returncode == 0
+    assert [p.name for p in home.iterdir()] == ["claude-calls.log"]
+
+
+def test_uninstall_keeps_what_was_changed_since_and_removes_only_its_own(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Kept")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    cursor = json.loads((home / ".cursor" / "mcp.json").read_text())
+    cursor["mcpServers"]["added-later"] = {"url": "https://later/mcp"}
+    (home / ".cursor" / "mcp.json").write_text(json.dumps(cursor))
+    with (home / ".codex" / "config.toml").open("a") as f:
+        f.write('\n[mcp_servers.later]\ncommand = "later"\n')
+    assert run_install(install_script, home, bin_dir, "--uninstall").returncode == 0
+    assert json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"] == {
+        "other": {"url": "https://other/mcp"}, "added-later": {"url": "https://later/mcp"}}
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert set(codex["mcp_servers"]) == {"other", "later"}
+    for path in home.rglob("*"):
+        if path.is_file():
+            assert secret not in path.read_text(errors="replace"), path
+    assert not (home / ".config" / "relaydeck").exists()

@@ -72,7 +72,10 @@ enum DocsPages {
         plugin). Running it again replaces its own entries and keeps everything else. A file it
         cannot change safely (not valid JSON or TOML) is left as it is, nothing of that agent is
         written, and the script ends with an error. For a machine without a terminal, pass the key
-        with <code>RELAYDECK_API_KEY=mck_...</code> or <code>--key mck_...</code>.</p>
+        with <code>RELAYDECK_API_KEY=mck_...</code> or <code>--key mck_...</code>. To undo it, run the
+        script with <code>--uninstall</code>: it removes its entries and files, and gives back each
+        file you have not changed since exactly as it was.</p>
+        <pre>curl -fsSL \(url)/install | sh -s -- --uninstall</pre>
         <h2>By hand</h2>
         <p>The transport is Streamable HTTP at <code>\(url)/mcp</code>; the key goes in the
         <code>Authorization: Bearer</code> header. Keep each file that holds the key readable by
