@@ -352,7 +352,9 @@ json_edit() {
     python3)
         python3 - "$@" <<'PY_EOF'
 import json, os, sys
-op, path, where, value = sys.argv[1], sys.argv[2], sys.argv[3].split("."), json.loads(sys.argv[4])
+op, path, where = sys.argv[1], sys.argv[2], sys.argv[3].split(".")
+# The key comes in the environment (RELAYDECK_KEY), never on this command line.
+value = json.loads(sys.argv[4].replace("@RELAYDECK_KEY@", os.environ.get("RELAYDECK_KEY", "")))
 def without_comments(text):
     # Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
     out, i, n = [], 0, len(text)
@@ -420,7 +422,8 @@ PY_EOF
         node - "$@" <<'JS_EOF'
 const fs = require("fs");
 const [op, path, whereText, valueText, mark] = process.argv.slice(2);
-const where = whereText.split("."), value = JSON.parse(valueText);
+// The key comes in the environment (RELAYDECK_KEY), never on this command line.
+const where = whereText.split("."), value = JSON.parse(valueText.split("@RELAYDECK_KEY@").join(process.env.RELAYDECK_KEY || ""));
 function withoutComments(text) {
   // Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
   let out = "", i = 0;
@@ -490,7 +493,11 @@ private_edit() {
     [ -z "$was_open" ] || say "Made $2 readable by you only (mode 0600): it now holds the API key."
 }
 
-auth="Bearer $key"
+# In the values given to json_edit the key is @RELAYDECK_KEY@: the editor takes it from its
+# environment, which other users cannot read, unlike its command line.
+auth="Bearer @RELAYDECK_KEY@"
+RELAYDECK_KEY=$key
+export RELAYDECK_KEY
 configured=""
 failed=""
 note_ok() { configured="$configured $1"; }

@@ -185,6 +185,13 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
     curl = bin_dir / "curl"
     curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
     curl.chmod(0o755)
+    # So are python3's and node's, which edit the files.
+    for program in ["python3", "node"]:
+        if shutil.which(program):
+            wrapper = bin_dir / program
+            wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/editor-argv.log"\n'
+                               f'exec {shutil.which(program)} "$@"\n')
+            wrapper.chmod(0o755)
     if with_claude_program:
         claude = bin_dir / "claude"
         claude.write_text(CLAUDE_STANDIN)
@@ -308,6 +315,8 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     assert not list(home.rglob("*.relaydeck-tmp"))
     argv_log = (tmp_path / "curl-argv.log").read_text()
     assert "/v1/agents" in argv_log and secret not in argv_log
+    editor_log = (tmp_path / "editor-argv.log").read_text()
+    assert "mcpServers.relaydeck" in editor_log and secret not in editor_log
 
 
 def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_script):
@@ -518,7 +527,10 @@ def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, ser
         done = run_install(install_script, home, bin_dir, "--key", secret)
         assert done.returncode == 0, done.stderr
     else:
+        (bin_dir / "python3").unlink()
         done = run_install(install_script, home, bin_dir, "--key", secret, path=without_python(tmp_path))
+        assert "mcpServers.relaydeck" in (tmp_path / "editor-argv.log").read_text()    # node's
+        assert secret not in (tmp_path / "editor-argv.log").read_text()
         # Without python3 (tomllib) the existing config.toml is not edited; Gemini CLI is.
         assert done.returncode == 1 and "could not configure Codex" in done.stderr, done.stderr
         assert "Gemini CLI" in done.stdout
