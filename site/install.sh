@@ -293,8 +293,15 @@ event=${2:-}
 key_file="${XDG_CONFIG_HOME:-$HOME/.config}/relaydeck/api-key"
 [ -r "$key_file" ] || exit 0
 key=$(cat "$key_file")
-# The agent writes its own input on stdin; it is not needed.
-cat >/dev/null 2>&1 || true
+# The agent writes its own input on stdin (JSON).
+input=$(cat 2>/dev/null) || input=""
+# Cursor also runs the hooks of ~/.claude/settings.json ("third-party hooks"), beside its own
+# from ~/.cursor/hooks.json: run by Cursor, the Claude Code entry leaves the inbox to Cursor's,
+# else the first would take the unread items from the other.
+if [ "$agent" = claude ]; then
+    [ -z "${CURSOR_VERSION:-}" ] || exit 0
+    case $input in *'"cursor_version"'*) exit 0 ;; esac
+fi
 host=$(uname -n 2>/dev/null | cut -d. -f1)
 # The key on curl's standard input, not its command line (which every local user can see).
 # At most 2 s: the agent waits for its hooks, and a server that never answers must not hold it.

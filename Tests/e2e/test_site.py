@@ -681,3 +681,29 @@ def test_uninstall_keeps_what_was_changed_since_and_removes_only_its_own(py, tmp
         if path.is_file():
             assert secret not in path.read_text(errors="replace"), path
     assert not (home / ".config" / "relaydeck").exists()
+
+
+def test_claude_hooks_run_by_cursor_leave_the_inbox_to_cursors_own(py, tmp_path, install_script):
+    """Cursor runs ~/.claude/settings.json's hooks too ("third-party hooks"): without care the
+    Claude entry would read the items first and Cursor's own hook would find none."""
+    _, token = create_account(py)
+    key, secret = create_key(py, token, "Both")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    hook = str(home / ".config/relaydeck/inbox-hook")
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+
+    def run(agent, event, stdin, extra=None):
+        done = subprocess.run(["dash", hook, agent, event], env={**env, **(extra or {})}, input=stdin,
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "Only once"}).status == 201
+    cursor_input = json.dumps({"hook_event_name": "stop", "cursor_version": "2.1.0", "workspace_roots": ["/w"]})
+    assert run("claude", "stop", cursor_input) == ""
+    assert run("claude", "prompt", "{}", {"CURSOR_VERSION": "2.1.0"}) == ""
+    assert "Only once" in json.loads(run("cursor", "stop", cursor_input))["followup_message"]
+    # Claude Code itself still gets its items.
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "For Claude"})
+    assert "For Claude" in json.loads(run("claude", "stop", json.dumps({"session_id": "s", "hook_event_name": "Stop"})))["reason"]
