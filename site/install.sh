@@ -109,7 +109,7 @@ def prune(data):
         data = {}
     return data
 
-def strip_toml(text):
+def strip_toml(text, flag_was_ours):
     kept, table, skip = [], "", False
     ours = rf"""(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')"""
     for line in text.splitlines(keepends=True):
@@ -119,7 +119,15 @@ def strip_toml(text):
             skip = table == f"mcp_servers.{name}" or table.startswith(f"mcp_servers.{name}.")
         if skip or (table == "mcp_servers" and re.match(rf"\s*{ours}\s*[.=]", line)):
             continue
+        if flag_was_ours and table == "features" and re.match(r"\s*codex_hooks\s*=\s*true\s*$", line):
+            continue
         kept.append(line)
+    # A [features] table the install added, now empty, goes too.
+    if flag_was_ours:
+        for i in range(len(kept) - 1, -1, -1):
+            if re.match(r"\s*\[\s*features\s*\]\s*$", kept[i]) and all(not l.strip() for l in kept[i + 1:]):
+                del kept[i:]
+                break
     body = "".join(kept).rstrip()
     return body + "\n" if body else ""
 
@@ -153,6 +161,7 @@ def replace(path, data, mode):
 # kind: how the file is read; same: whether two versions mean the same settings.
 files = [(".claude.json", "claude.json", "json"), (".claude/settings.json", "claude-settings.json", "json"),
          (".codex/config.toml", "codex-config.toml", "toml"), (".codex/.env", "codex-env", "env"),
+         (".codex/hooks.json", "codex-hooks.json", "json"),
          (".cursor/mcp.json", "cursor-mcp.json", "json"), (".cursor/hooks.json", "cursor-hooks.json", "json"),
          (".gemini/settings.json", "gemini-settings.json", "jsonc")]
 for relative, slug, kind in files:
@@ -169,8 +178,16 @@ for relative, slug, kind in files:
             empty = now == {}
         elif kind == "toml":
             import tomllib
-            stripped = strip_toml(text)
-            tomllib.loads(stripped)
+            # features.codex_hooks is the install's only when the file before it had none.
+            recorded_first = state(slug)
+            flag_was_ours = False
+            if recorded_first and recorded_first[0] == "absent":
+                flag_was_ours = True
+            elif recorded_first and recorded_first[0] == "file":
+                with open(os.path.join(before_dir, slug + ".copy"), encoding="utf-8") as f:
+                    first = tomllib.loads(f.read())
+                flag_was_ours = "codex_hooks" not in (first.get("features") or {})
+            stripped = strip_toml(text, flag_was_ours)
             now = tomllib.loads(stripped)
             result = stripped.encode()
             same = lambda old: tomllib.loads(old) == now
@@ -286,7 +303,7 @@ cat >"$HOOK.tmp" <<'HOOK_EOF'
 # agent's inbox and hands them to the agent in the form each agent expects. The items it reads
 # become read, so one item never continues the agent twice. Silent when the inbox is empty, the
 # key file is missing or the server cannot be reached: a hook never stops the agent.
-#   inbox-hook AGENT EVENT    AGENT: claude, cursor, gemini; EVENT: start, prompt, stop
+#   inbox-hook AGENT EVENT    AGENT: claude, codex, cursor, gemini; EVENT: start, prompt, stop
 SERVER='@PUBLIC_URL@'
 agent=${1:-}
 event=${2:-}
@@ -312,9 +329,9 @@ text="Relaydeck inbox: new items from the person or other agents (tasks assigned
 # As a JSON string: the body is one line of JSON, so only \ and " need escaping.
 json=$(printf '%s' "$text" | sed 's/\\/\\\\/g; s/"/\\"/g')
 case $agent:$event in
-claude:start) printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"%s"}}\n' "$json" ;;
-claude:prompt) printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$json" ;;
-claude:stop | gemini:stop) printf '{"decision":"block","reason":"%s"}\n' "$json" ;;
+claude:start | codex:start) printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"%s"}}\n' "$json" ;;
+claude:prompt | codex:prompt) printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$json" ;;
+claude:stop | codex:stop | gemini:stop) printf '{"decision":"block","reason":"%s"}\n' "$json" ;;
 cursor:start) printf '{"additional_context":"%s"}\n' "$json" ;;
 cursor:stop) printf '{"followup_message":"%s"}\n' "$json" ;;
 gemini:start) printf '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"%s"}}\n' "$json" ;;
@@ -553,7 +570,8 @@ codex_toml_edit() {
             return 1
         fi
         umask 077
-        printf '[mcp_servers.%s]\nurl = "%s"\nbearer_token_env_var = "RELAYDECK_API_KEY"\n' "$NAME" "$MCP_URL" >"$1.relaydeck-tmp"
+        printf '[features]\ncodex_hooks = true\n\n[mcp_servers.%s]\nurl = "%s"\nbearer_token_env_var = "RELAYDECK_API_KEY"\n' \
+            "$NAME" "$MCP_URL" >"$1.relaydeck-tmp"
         return 0
     }
     python3 - "$1" "$NAME" "$MCP_URL" <<'PY_EOF'
@@ -571,12 +589,14 @@ try:
 except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
     refuse(f"not valid TOML ({error})")
 ours = rf"""(?:{re.escape(name)}|"{re.escape(name)}"|'{re.escape(name)}')"""
-kept, table, skip = [], "", False
+kept, table, skip, features_at = [], "", False, None
 for line in text.splitlines(keepends=True):
     header = re.match(r"\s*\[\[?\s*([^\]]*?)\s*\]", line)
     if header:
         table = re.sub(r"\s*\.\s*", ".", header.group(1)).replace('"', "").replace("'", "")
         skip = table == f"mcp_servers.{name}" or table.startswith(f"mcp_servers.{name}.")
+        if table == "features" and not line.lstrip().startswith("[["):
+            features_at = len(kept) + 1
     if skip:
         continue
     if table == "mcp_servers" and re.match(rf"\s*{ours}\s*[.=]", line):
@@ -584,9 +604,22 @@ for line in text.splitlines(keepends=True):
     if table == "" and re.match(rf"\s*mcp_servers\s*\.\s*{ours}\s*[.=]", line):
         continue
     kept.append(line)
+# Codex runs the hooks of ~/.codex/hooks.json only with [features] codex_hooks = true; a
+# codex_hooks the user set (true or false) is theirs and stays.
+features = before.get("features")
+hooks_flag = features.get("codex_hooks") if isinstance(features, dict) else None
+tail = ""
+if hooks_flag is None:
+    if features_at is not None:
+        kept.insert(features_at, "codex_hooks = true\n")
+    else:
+        # Before the entry, which is always last: a re-run then writes the same bytes.
+        tail = "[features]\ncodex_hooks = true\n\n"
+elif hooks_flag is not True:
+    print(f"Codex hooks are off in {path} (features.codex_hooks = {hooks_flag!r}); left as you set it.")
 body = "".join(kept).rstrip()
 entry = f'[mcp_servers.{name}]\nurl = "{url}"\nbearer_token_env_var = "RELAYDECK_API_KEY"\n'
-result = (body + "\n\n" if body else "") + entry
+result = (body + "\n\n" if body else "") + tail + entry
 try:
     after = tomllib.loads(result)
 except tomllib.TOMLDecodeError as error:
@@ -595,9 +628,14 @@ def without_ours(data):
     servers = dict(data.get("mcp_servers", {}))
     servers.pop(name, None)
     rest = {k: v for k, v in data.items() if k != "mcp_servers"}
+    if hooks_flag is None and isinstance(rest.get("features"), dict):
+        rest["features"] = {k: v for k, v in rest["features"].items() if k != "codex_hooks"}
+        if not rest["features"] and "features" not in before:
+            del rest["features"]
     return rest, servers
+wanted_flag = True if hooks_flag is None else hooks_flag
 if after["mcp_servers"][name] != {"url": url, "bearer_token_env_var": "RELAYDECK_API_KEY"} or \
-        without_ours(after) != without_ours(before):
+        after.get("features", {}).get("codex_hooks") != wanted_flag or without_ours(after) != without_ours(before):
     refuse("cannot be edited safely (the edit would change more than the relaydeck entry)")
 tmp = path + ".relaydeck-tmp"
 if os.path.exists(tmp):
@@ -626,12 +664,21 @@ codex_env_write() {
 
 if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
     record "$HOME/.codex" codex-dir && record "$HOME/.codex/config.toml" codex-config.toml &&
-        record "$HOME/.codex/.env" codex-env || die "cannot write in $BEFORE_DIR"
+        record "$HOME/.codex/.env" codex-env && record "$HOME/.codex/hooks.json" codex-hooks.json ||
+        die "cannot write in $BEFORE_DIR"
     mkdir -p "$HOME/.codex"
     toml="$HOME/.codex/config.toml"
-    if codex_toml_edit "$toml" && codex_env_write "$HOME/.codex/.env" && mv "$toml.relaydeck-tmp" "$toml"; then
+    codex_hooks="$HOME/.codex/hooks.json"
+    # Codex's hooks.json has the nested form of Claude Code's, without a matcher (Codex reads it
+    # as a regular expression, and matches every event without one). Checked before anything is
+    # renamed into place, so a hooks.json it cannot edit leaves config.toml as it was too.
+    if codex_toml_edit "$toml" &&
+        json_edit hook "$codex_hooks" hooks.SessionStart "{\"hooks\":[{\"type\":\"command\",\"command\":\"$(hook_command 'codex start')\"}]}" relaydeck/inbox-hook &&
+        json_edit hook "$codex_hooks" hooks.UserPromptSubmit "{\"hooks\":[{\"type\":\"command\",\"command\":\"$(hook_command 'codex prompt')\"}]}" relaydeck/inbox-hook &&
+        json_edit hook "$codex_hooks" hooks.Stop "{\"hooks\":[{\"type\":\"command\",\"command\":\"$(hook_command 'codex stop')\"}]}" relaydeck/inbox-hook &&
+        codex_env_write "$HOME/.codex/.env" && mv "$toml.relaydeck-tmp" "$toml"; then
         note_ok "Codex"
-        codex_note="Codex reads the key from RELAYDECK_API_KEY, set in $HOME/.codex/.env (loaded when Codex starts)."
+        codex_note="Codex reads the key from RELAYDECK_API_KEY, set in $HOME/.codex/.env (loaded when Codex starts). Its hooks are in $codex_hooks: in Codex, type /hooks and trust them."
     else
         rm -f "$toml.relaydeck-tmp"
         note_failed "Codex"
@@ -682,7 +729,7 @@ if [ -z "$configured" ] && [ -z "$failed" ]; then
     exit 1
 fi
 [ -z "$configured" ] || say "Configured for$configured: MCP server \"$NAME\" at $MCP_URL."
-say "Inbox hooks: $HOOK (key in $KEY_FILE). Codex gets its hooks from the Relaydeck plugin."
+say "Inbox hooks: $HOOK (key in $KEY_FILE)."
 [ -z "${codex_note:-}" ] || say "$codex_note"
 say "Restart the agents to load the change."
 if [ -n "$failed" ]; then

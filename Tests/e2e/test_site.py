@@ -249,6 +249,13 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     assert codex["model"] == "gpt-5" and codex["profiles"] == {"fast": {"model": "mini"}}
     assert codex["mcp_servers"]["other"] == {"command": "other-mcp", "args": ["--x"]}
     assert codex["mcp_servers"]["relaydeck"] == {"url": mcp_url, "bearer_token_env_var": "RELAYDECK_API_KEY"}
+    # Codex runs ~/.codex/hooks.json only with this feature on.
+    assert codex["features"] == {"codex_hooks": True}
+    codex_hooks = json.loads((home / ".codex" / "hooks.json").read_text())["hooks"]
+    for event, arg in [("SessionStart", "start"), ("UserPromptSubmit", "prompt"), ("Stop", "stop")]:
+        # No matcher: Codex reads it as a regular expression (a "*" would not be one).
+        assert all("matcher" not in e for e in codex_hooks[event])
+        assert [shlex.split(c) for c in hook_commands(codex_hooks[event])] == [[hook, "codex", arg]]
     assert secret not in (home / ".codex" / "config.toml").read_text()
     # Codex loads ~/.codex/.env when it starts: the variable the entry names is set there.
     codex_env = (home / ".codex" / ".env").read_text().splitlines()
@@ -373,6 +380,13 @@ def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_
     out = json.loads(run_hook("gemini", "prompt"))
     assert out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
     assert "Third" in out["hookSpecificOutput"]["additionalContext"]
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "For Codex"})
+    out = json.loads(run_hook("codex", "prompt"))
+    assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert "For Codex" in out["hookSpecificOutput"]["additionalContext"]
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "Codex, go on"})
+    out = json.loads(run_hook("codex", "stop"))
+    assert out["decision"] == "block" and "Codex, go on" in out["reason"]
     argv_log = (tmp_path / "curl-argv.log").read_text()
     assert "/v1/inbox" in argv_log and secret not in argv_log
 
@@ -444,7 +458,8 @@ def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, ser
                 if "relaydeck" in c]
     commands += hook_commands(sum(json.loads((home / ".cursor/hooks.json").read_text())["hooks"].values(), []))
     commands += hook_commands(sum(json.loads((home / ".gemini/settings.json").read_text())["hooks"].values(), []))
-    assert len(commands) == 8, commands
+    commands += hook_commands(sum(json.loads((home / ".codex/hooks.json").read_text())["hooks"].values(), []))
+    assert len(commands) == 11, commands
     env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
     for runner in ["dash", "bash"]:
         helper = subprocess.run([runner, "-c", claude["headersHelper"]], env=env, capture_output=True, text=True,
@@ -476,7 +491,7 @@ def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server
     assert done.returncode == 0, done.stderr
     written = (home / ".codex" / "config.toml").read_text()
     codex = tomllib.loads(written)
-    assert codex == {"model": "gpt-5", "profiles": {"fast": {"model": "mini"}},
+    assert codex == {"model": "gpt-5", "profiles": {"fast": {"model": "mini"}}, "features": {"codex_hooks": True},
                      "mcp_servers": {"other": {"command": "other-mcp"},
                                      "relaydeck": {"url": f"http://127.0.0.1:{server.port}/mcp",
                                                    "bearer_token_env_var": "RELAYDECK_API_KEY"}}}
@@ -707,3 +722,19 @@ def test_claude_hooks_run_by_cursor_leave_the_inbox_to_cursors_own(py, tmp_path,
     # Claude Code itself still gets its items.
     py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "For Claude"})
     assert "For Claude" in json.loads(run("claude", "stop", json.dumps({"session_id": "s", "hook_event_name": "Stop"})))["reason"]
+
+
+@pytest.mark.parametrize("features, expected", [
+    ("[features]\nweb_search = true\n", {"web_search": True, "codex_hooks": True}),   # added to the table
+    ("[features]\ncodex_hooks = false\n", {"codex_hooks": False}),                  # the user's choice stays
+])
+def test_codex_hooks_feature_is_turned_on_in_the_users_features_table(py, tmp_path, install_script, features,
+                                                                       expected):
+    config = 'model = "gpt-5"\n\n' + features + '\n[profiles.fast]\nmodel = "mini"\n'
+    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    assert done.returncode == 0, done.stderr
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert codex["features"] == expected and codex["profiles"] == {"fast": {"model": "mini"}}
+    assert ("Codex hooks are off" in done.stdout) == (expected["codex_hooks"] is False)
+    second = run_install(install_script, home, tmp_path / "bin", "--key", secret)
+    assert second.returncode == 0 and tomllib.loads((home / ".codex" / "config.toml").read_text()) == codex

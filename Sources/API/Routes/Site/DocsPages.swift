@@ -66,10 +66,11 @@ enum DocsPages {
         comments allowed). The key never goes on a command line, and a file that holds it is made
         readable by you only (mode 0600), which the script tells you when it changes a file's mode.
         It also installs a small hook program in <code>~/.config/relaydeck/</code> and registers it
-        with Claude Code, Cursor and Gemini CLI: when a session starts, when you send a prompt and
-        when the agent is about to stop, the hook reads the agent's inbox (giving up after 2
-        seconds) and gives the new items to the agent (Codex gets the same hooks from the Relaydeck
-        plugin). Running it again replaces its own entries and keeps everything else. A file it
+        with Claude Code, Codex (<code>~/.codex/hooks.json</code>, with <code>codex_hooks = true</code>
+        under <code>[features]</code>; type <code>/hooks</code> in Codex once to trust them), Cursor
+        and Gemini CLI: when a session starts, when you send a prompt and when the agent is about to
+        stop, the hook reads the agent's inbox (giving up after 2 seconds) and gives the new items
+        to the agent. Running it again replaces its own entries and keeps everything else. A file it
         cannot change safely (not valid JSON or TOML) is left as it is, nothing of that agent is
         written, and the script ends with an error. For a machine without a terminal, pass the key
         with <code>RELAYDECK_API_KEY=mck_...</code> or <code>--key mck_...</code>. To undo it, run the
