@@ -26,8 +26,26 @@ HEADERS="$CONFIG_DIR/mcp-headers"
 # --uninstall can give back exactly what was there.
 BEFORE_DIR="$CONFIG_DIR/before"
 
-say() { printf '%s\n' "$*"; }
-warn() { printf 'relaydeck: %s\n' "$*" >&2; }
+say() { printf '%s\n' "$*" | unscratch; }
+# In a dry run the script works on copies in a scratch folder: what it says names the real
+# paths, and never the key.
+unscratch() {
+    if [ -n "${scratch:-}" ]; then
+        FROM1=$HOME TO1=$real_home FROM2=$CONFIG_DIR TO2=$real_config FROM3=$key TO3="mck_(the key)" awk '{
+            for (n = 1; n <= 3; n++) {
+                from = ENVIRON["FROM" n]; to = ENVIRON["TO" n]; out = ""; line = $0
+                while (from != "" && (i = index(line, from)) > 0) {
+                    out = out substr(line, 1, i - 1) to; line = substr(line, i + length(from))
+                }
+                $0 = out line
+            }
+            print
+        }'
+    else
+        cat
+    fi
+}
+warn() { printf 'relaydeck: %s\n' "$*" | unscratch >&2; }
 die() {
     warn "$*"
     exit 1
@@ -35,13 +53,16 @@ die() {
 
 key="${RELAYDECK_API_KEY:-}"
 uninstall=""
+dry_run=""
 while [ $# -gt 0 ]; do
     case $1 in
     --uninstall) uninstall=yes; shift ;;
+    --dry-run) dry_run=yes; shift ;;
     --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; shift 2 ;;
     --key=*) key=${1#--key=}; shift ;;
     -h | --help)
         say "usage: sh install.sh [--key mck_...]   (or RELAYDECK_API_KEY=mck_... in the environment)"
+        say "       sh install.sh --dry-run --key mck_...   (shows the changes, writes nothing)"
         say "       sh install.sh --uninstall       (removes what the script added)"
         exit 0
         ;;
@@ -276,6 +297,50 @@ case $status in
 esac
 
 umask 077
+# The files the script may write, under the home folder.
+AGENT_FILES=".claude.json .claude/settings.json .codex/config.toml .codex/.env .codex/hooks.json
+.cursor/mcp.json .cursor/hooks.json .gemini/settings.json"
+if [ -n "$dry_run" ]; then
+    command -v diff >/dev/null 2>&1 || die "--dry-run needs diff"
+    scratch=$(mktemp -d 2>/dev/null) || die "--dry-run: cannot make a temporary folder"
+    trap 'rm -rf "$scratch"' EXIT
+    trap 'rm -rf "$scratch"; exit 130' INT TERM
+    real_home=$HOME
+    real_config=$CONFIG_DIR
+    for dir in .claude .codex .cursor .gemini; do
+        [ ! -d "$HOME/$dir" ] || mkdir -p "$scratch/home/$dir"
+    done
+    mkdir -p "$scratch/home" "$scratch/config"
+    for rel in $AGENT_FILES; do
+        [ ! -f "$HOME/$rel" ] || cp -p "$HOME/$rel" "$scratch/home/$rel"
+    done
+    [ ! -d "$CONFIG_DIR" ] || cp -Rp "$CONFIG_DIR" "$scratch/config/"
+    HOME="$scratch/home"
+    CONFIG_DIR="$scratch/config/relaydeck"
+    KEY_FILE="$CONFIG_DIR/api-key"
+    HOOK="$CONFIG_DIR/inbox-hook"
+    HEADERS="$CONFIG_DIR/mcp-headers"
+    BEFORE_DIR="$CONFIG_DIR/before"
+fi
+made="Made"
+[ -z "$dry_run" ] || made="Would make"
+# After a dry run: each file as it would change, as a diff (the key hidden), and its mode.
+show_changes() {
+    for rel in $AGENT_FILES .config/relaydeck/api-key .config/relaydeck/inbox-hook .config/relaydeck/mcp-headers; do
+        case $rel in
+        .config/relaydeck/*) old="$real_config/${rel#.config/relaydeck/}" new="$CONFIG_DIR/${rel#.config/relaydeck/}" ;;
+        *) old="$real_home/$rel" new="$HOME/$rel" ;;
+        esac
+        [ -e "$new" ] || continue
+        if [ -e "$old" ] && cmp -s "$old" "$new"; then
+            [ "$(ls -ld "$old" | cut -c1-10)" = "$(ls -ld "$new" | cut -c1-10)" ] ||
+                say "$old: mode $(ls -ld "$old" | cut -c2-10) -> $(ls -ld "$new" | cut -c2-10)"
+            continue
+        fi
+        [ -e "$old" ] || old=/dev/null
+        diff -u "$old" "$new" | unscratch || :
+    done
+}
 config_parent_state=present
 [ -d "$(dirname "$CONFIG_DIR")" ] || config_parent_state=absent
 mkdir -p "$CONFIG_DIR"
@@ -371,7 +436,7 @@ elif command -v node >/dev/null 2>&1; then
     JSON_TOOL=node
 fi
 
-json_edit() {
+json_edit_run() {
     case $JSON_TOOL in
     python3)
         python3 - "$@" <<'PY_EOF'
@@ -514,11 +579,24 @@ private_edit() {
         case $(ls -ld "$2") in -rw-------*) ;; *) was_open=yes ;; esac
     fi
     RELAYDECK_PRIVATE=1 json_edit "$@" || return 1
-    [ -z "$was_open" ] || say "Made $2 readable by you only (mode 0600): it now holds the API key."
+    [ -z "$was_open" ] || say "$made $2 readable by you only (mode 0600): it now holds the API key."
 }
 
 # In the values given to json_edit the key is @RELAYDECK_KEY@: the editor takes it from its
 # environment, which other users cannot read, unlike its command line.
+# In a dry run what the editors say names the scratch copies: it goes through unscratch.
+through_unscratch() {
+    if [ -n "${scratch:-}" ]; then
+        status=0
+        "$@" >"$scratch/said" 2>&1 || status=$?
+        unscratch <"$scratch/said"
+        return $status
+    fi
+    "$@"
+}
+json_edit() { through_unscratch json_edit_run "$@"; }
+codex_toml_edit() { through_unscratch codex_toml_edit_run "$@"; }
+
 auth="Bearer @RELAYDECK_KEY@"
 RELAYDECK_KEY=$key
 export RELAYDECK_KEY
@@ -543,7 +621,8 @@ if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.c
     # The header comes from the headers program (headersHelper), so the key is neither in
     # ~/.claude.json nor on claude's command line.
     entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$(json_text "$(sh_quote "$HEADERS")")\"}"
-    if command -v claude >/dev/null 2>&1; then
+    # (A dry run writes ~/.claude.json's copy itself: claude would change the real one.)
+    if [ -z "$dry_run" ] && command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
         claude mcp add-json --scope user "$NAME" "$entry" >/dev/null || ok=""
     else
@@ -563,7 +642,7 @@ fi
 # entry is dropped wherever it is (its table, an inline table under [mcp_servers], dotted keys),
 # and the result must parse as TOML and equal the file as it was but for that entry; anything
 # else (python3 without tomllib, a file it cannot read) is refused and nothing is written.
-codex_toml_edit() {
+codex_toml_edit_run() {
     command -v python3 >/dev/null 2>&1 && python3 -c 'import tomllib' 2>/dev/null || {
         if [ -s "$1" ]; then
             warn "python3 3.11 or later (with tomllib) is needed to edit $1 safely; left unchanged"
@@ -659,7 +738,7 @@ codex_env_write() {
     chmod 0600 "$1.relaydeck-tmp" &&
         printf 'RELAYDECK_API_KEY=%s\n' "$key" >>"$1.relaydeck-tmp" &&
         mv "$1.relaydeck-tmp" "$1" || return 1
-    [ -z "$was_open" ] || say "Made $1 readable by you only (mode 0600): it now holds the API key."
+    [ -z "$was_open" ] || say "$made $1 readable by you only (mode 0600): it now holds the API key."
 }
 
 if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
@@ -722,6 +801,12 @@ if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
     if [ -n "$ok" ]; then note_ok "Gemini CLI"; else note_failed "Gemini CLI"; fi
 fi
 
+if [ -n "$dry_run" ]; then
+    show_changes
+    say "Dry run: nothing was written. Without --dry-run, the changes above are made."
+    [ -z "$failed" ] || { warn "could not configure$failed (see above)"; exit 1; }
+    exit 0
+fi
 if [ -z "$configured" ] && [ -z "$failed" ]; then
     say "No agent found (looked for Claude Code, Codex, Cursor and Gemini CLI)."
     say "Add the MCP server by hand: $MCP_URL with the header \"Authorization: Bearer <your key>\"."

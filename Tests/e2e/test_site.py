@@ -738,3 +738,28 @@ def test_codex_hooks_feature_is_turned_on_in_the_users_features_table(py, tmp_pa
     assert ("Codex hooks are off" in done.stdout) == (expected["codex_hooks"] is False)
     second = run_install(install_script, home, tmp_path / "bin", "--key", secret)
     assert second.returncode == 0 and tomllib.loads((home / ".codex" / "config.toml").read_text()) == codex
+
+
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, install_script, with_claude_program):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Dry")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    before = snapshot(home)
+    done = run_install(install_script, home, bin_dir, "--dry-run", "--key", secret)
+    assert done.returncode == 0, done.stderr
+    assert snapshot(home) == before and not (home / "claude-calls.log").exists()
+    out = done.stdout
+    assert secret not in out + done.stderr and "mck_(the key)" in out
+    # A diff per file, named by its real path; nothing names the scratch copies.
+    for name in [".claude.json", ".claude/settings.json", ".codex/config.toml", ".codex/.env", ".codex/hooks.json",
+                 ".cursor/mcp.json", ".cursor/hooks.json", ".gemini/settings.json", ".config/relaydeck/inbox-hook"]:
+        assert f"+++ {home / name}" in out, (name, out)
+    assert f'+url = "http://127.0.0.1:{server.port}/mcp"' in out
+    assert str(home / ".config/relaydeck/mcp-headers") in out
+    assert "/tmp/tmp." not in out + done.stderr
+    assert "Dry run: nothing was written" in out
+    assert f"Would make {home / '.cursor/mcp.json'} readable by you only (mode 0600)" in out
+    # Then the real run does what the dry run showed.
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    check_configs(home, f"http://127.0.0.1:{server.port}/mcp", secret)

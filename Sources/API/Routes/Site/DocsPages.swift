@@ -77,6 +77,8 @@ enum DocsPages {
         script with <code>--uninstall</code>: it removes its entries and files, and gives back each
         file you have not changed since exactly as it was.</p>
         <pre>curl -fsSL \(url)/install | sh -s -- --uninstall</pre>
+        <p>To see first what it would change, file by file, without writing anything:
+        <code>sh -s -- --dry-run</code> in place of <code>sh</code>.</p>
         <h2>By hand</h2>
         <p>The transport is Streamable HTTP at <code>\(url)/mcp</code>; the key goes in the
         <code>Authorization: Bearer</code> header. Keep each file that holds the key readable by
