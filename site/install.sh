@@ -612,6 +612,9 @@ json_text() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
 hook_command() { json_text "$(sh_quote "$HOOK") $1"; }
 # A hook entry in the nested form of Claude Code and Gemini CLI.
 nested_hook() { printf '{"matcher":"*","hooks":[{"type":"command","command":"%s"}]}' "$(hook_command "$1")"; }
+# Gemini CLI and Codex take the same form without the matcher (optional there; Gemini CLI
+# compares it exactly for lifecycle events, Codex reads it as a regular expression).
+plain_hook() { printf '{"hooks":[{"type":"command","command":"%s"}]}' "$(hook_command "$1")"; }
 
 # --- Claude Code -----------------------------------------------------------------------------
 if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.claude.json" ]; then
@@ -752,9 +755,9 @@ if command -v codex >/dev/null 2>&1 || [ -d "$HOME/.codex" ]; then
     # as a regular expression, and matches every event without one). Checked before anything is
     # renamed into place, so a hooks.json it cannot edit leaves config.toml as it was too.
     if codex_toml_edit "$toml" &&
-        json_edit hook "$codex_hooks" hooks.SessionStart "{\"hooks\":[{\"type\":\"command\",\"command\":\"$(hook_command 'codex start')\"}]}" relaydeck/inbox-hook &&
-        json_edit hook "$codex_hooks" hooks.UserPromptSubmit "{\"hooks\":[{\"type\":\"command\",\"command\":\"$(hook_command 'codex prompt')\"}]}" relaydeck/inbox-hook &&
-        json_edit hook "$codex_hooks" hooks.Stop "{\"hooks\":[{\"type\":\"command\",\"command\":\"$(hook_command 'codex stop')\"}]}" relaydeck/inbox-hook &&
+        json_edit hook "$codex_hooks" hooks.SessionStart "$(plain_hook 'codex start')" relaydeck/inbox-hook &&
+        json_edit hook "$codex_hooks" hooks.UserPromptSubmit "$(plain_hook 'codex prompt')" relaydeck/inbox-hook &&
+        json_edit hook "$codex_hooks" hooks.Stop "$(plain_hook 'codex stop')" relaydeck/inbox-hook &&
         codex_env_write "$HOME/.codex/.env" && mv "$toml.relaydeck-tmp" "$toml"; then
         note_ok "Codex"
         codex_note="Codex reads the key from RELAYDECK_API_KEY, set in $HOME/.codex/.env (loaded when Codex starts). Its hooks are in $codex_hooks: in Codex, type /hooks and trust them."
@@ -794,9 +797,9 @@ if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
     export RELAYDECK_JSONC
     private_edit set "$settings" "mcpServers.$NAME" \
         "{\"httpUrl\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
-        json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'gemini start')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.BeforeAgent "$(nested_hook 'gemini prompt')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.AfterAgent "$(nested_hook 'gemini stop')" relaydeck/inbox-hook || ok=""
+        json_edit hook "$settings" hooks.SessionStart "$(plain_hook 'gemini start')" relaydeck/inbox-hook &&
+        json_edit hook "$settings" hooks.BeforeAgent "$(plain_hook 'gemini prompt')" relaydeck/inbox-hook &&
+        json_edit hook "$settings" hooks.AfterAgent "$(plain_hook 'gemini stop')" relaydeck/inbox-hook || ok=""
     unset RELAYDECK_JSONC
     if [ -n "$ok" ]; then note_ok "Gemini CLI"; else note_failed "Gemini CLI"; fi
 fi

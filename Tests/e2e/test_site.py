@@ -273,6 +273,8 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     assert gemini["theme"] == "Dracula"
     assert gemini["mcpServers"] == {"relaydeck": {"httpUrl": mcp_url, "headers": {"Authorization": auth}}}
     for event, arg in [("SessionStart", "start"), ("BeforeAgent", "prompt"), ("AfterAgent", "stop")]:
+        # No matcher: optional, and Gemini CLI compares it exactly for these events ("*" is no event).
+        assert all("matcher" not in e for e in gemini["hooks"][event])
         assert [shlex.split(c) for c in hook_commands(gemini["hooks"][event])] == [[hook, "gemini", arg]]
 
     key_file = home / ".config/relaydeck/api-key"
