@@ -7,13 +7,16 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
+import socket
 import stat
 import subprocess
 import time
 import tomllib
 from pathlib import Path
 
+import json5
 import pytest
 
 from api import create_account, create_key
@@ -133,6 +136,12 @@ if args[:2] == ["mcp", "remove"]:
     if name not in servers:
         sys.exit(f"No MCP server named {name}")
     del servers[name]
+elif args[:2] == ["mcp", "add-json"]:
+    rest = [a for a in args[2:] if a not in ("--scope", "-s", "user")]
+    name, entry = rest
+    if name in servers:
+        sys.exit(f"MCP server {name} already exists in user config")
+    servers[name] = json.loads(entry)
 elif args[:2] == ["mcp", "add"]:
     rest = args[2:]
     opts, positional, i = {}, [], 0
@@ -154,8 +163,8 @@ json.dump(data, open(path, "w"), indent=2)
 OTHER_CLAUDE_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}
 
 
-def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
-    home = tmp_path / "home"
+def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home") -> tuple[Path, Path]:
+    home = tmp_path / home_name
     bin_dir = tmp_path / "bin"
     for folder in [home / ".claude", home / ".codex", home / ".cursor", home / ".gemini", bin_dir]:
         folder.mkdir(parents=True)
@@ -166,12 +175,23 @@ def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
     (home / ".codex" / "config.toml").write_text(
         'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "other-mcp"\nargs = ["--x"]\n\n'
         '[profiles.fast]\nmodel = "mini"\n')
+    (home / ".codex" / ".env").write_text("OTHER_TOKEN=1\n")
     (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"other": {"url": "https://other/mcp"}}}))
     (home / ".gemini" / "settings.json").write_text(json.dumps({"theme": "Dracula", "mcpServers": {}}))
+    # Made by hand or by the agent with the usual umask: readable by every user of the machine.
+    for path in home.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
     # curl as itself, but every command line it gets is logged: the key must never be on one.
     curl = bin_dir / "curl"
     curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
     curl.chmod(0o755)
+    # So are python3's and node's, which edit the files.
+    for program in ["python3", "node"]:
+        if shutil.which(program):
+            wrapper = bin_dir / program
+            wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/editor-argv.log"\n'
+                               f'exec {shutil.which(program)} "$@"\n')
+            wrapper.chmod(0o755)
     if with_claude_program:
         claude = bin_dir / "claude"
         claude.write_text(CLAUDE_STANDIN)
@@ -179,12 +199,13 @@ def fake_home(tmp_path: Path, with_claude_program: bool) -> tuple[Path, Path]:
     return home, bin_dir
 
 
-def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL):
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL,
+                shell: str = "dash", path: str = "/usr/local/bin:/usr/bin:/bin"):
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:{path}", "LANG": "C.UTF-8"}
     if key_env is not None:
         env["RELAYDECK_API_KEY"] = key_env
     # Not a terminal: the script must not wait for a question nobody can answer.
-    return subprocess.run(["dash", str(script), *args], env=env, capture_output=True, text=True, timeout=60,
+    return subprocess.run([shell, str(script), *args], env=env, capture_output=True, text=True, timeout=60,
                           stdin=stdin, start_new_session=True)
 
 
@@ -192,36 +213,69 @@ def hook_commands(entries: list) -> list[str]:
     return [h["command"] for e in entries for h in e.get("hooks", [e])]
 
 
+def headers_from_helper(home: Path, command: str) -> dict:
+    """Runs a headersHelper command the way Claude Code does (a shell command whose standard
+    output is a JSON object of headers)."""
+    done = subprocess.run(["sh", "-c", command], env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=10)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+# The files that hold the key (Claude Code's settings do not: its header comes from the helper).
+KEY_FILES = [".config/relaydeck/api-key", ".codex/.env", ".cursor/mcp.json", ".gemini/settings.json"]
+
+
 def check_configs(home: Path, mcp_url: str, secret: str) -> None:
     auth = f"Bearer {secret}"
     claude = json.loads((home / ".claude.json").read_text())
     assert claude["numStartups"] == 7 and claude["mcpServers"]["other"]["command"] == "other-mcp"
-    assert claude["mcpServers"]["relaydeck"] == {"type": "http", "url": mcp_url, "headers": {"Authorization": auth}}
+    ours = claude["mcpServers"]["relaydeck"]
+    assert set(ours) == {"type", "url", "headersHelper"} and ours["type"] == "http" and ours["url"] == mcp_url
+    assert headers_from_helper(home, ours["headersHelper"]) == {"Authorization": auth}
+    assert secret not in (home / ".claude.json").read_text()
+    assert secret not in (home / ".claude" / "settings.json").read_text()
+    for name in KEY_FILES:
+        assert stat.S_IMODE((home / name).stat().st_mode) == 0o600, name
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     assert settings["model"] == "opus" and settings["hooks"]["PreToolUse"] == [OTHER_CLAUDE_HOOK]
     hook = str(home / ".config/relaydeck/inbox-hook")
     assert settings["hooks"]["Stop"][0] == OTHER_CLAUDE_HOOK
     for event, arg in [("SessionStart", "start"), ("UserPromptSubmit", "prompt"), ("Stop", "stop")]:
-        ours = [c for c in hook_commands(settings["hooks"][event]) if "relaydeck/inbox-hook" in c]
-        assert ours == [f"{hook} claude {arg}"], (event, settings["hooks"][event])
+        ours = [shlex.split(c) for c in hook_commands(settings["hooks"][event]) if "relaydeck/inbox-hook" in c]
+        assert ours == [[hook, "claude", arg]], (event, settings["hooks"][event])
 
     codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
     assert codex["model"] == "gpt-5" and codex["profiles"] == {"fast": {"model": "mini"}}
     assert codex["mcp_servers"]["other"] == {"command": "other-mcp", "args": ["--x"]}
-    assert codex["mcp_servers"]["relaydeck"] == {"url": mcp_url, "http_headers": {"Authorization": auth}}
+    assert codex["mcp_servers"]["relaydeck"] == {"url": mcp_url, "bearer_token_env_var": "RELAYDECK_API_KEY"}
+    # Codex runs ~/.codex/hooks.json only with this feature on.
+    assert codex["features"] == {"codex_hooks": True}
+    codex_hooks = json.loads((home / ".codex" / "hooks.json").read_text())["hooks"]
+    for event, arg in [("SessionStart", "start"), ("UserPromptSubmit", "prompt"), ("Stop", "stop")]:
+        # No matcher: Codex reads it as a regular expression (a "*" would not be one).
+        assert all("matcher" not in e for e in codex_hooks[event])
+        assert [shlex.split(c) for c in hook_commands(codex_hooks[event])] == [[hook, "codex", arg]]
+    assert secret not in (home / ".codex" / "config.toml").read_text()
+    # Codex loads ~/.codex/.env when it starts: the variable the entry names is set there.
+    codex_env = (home / ".codex" / ".env").read_text().splitlines()
+    assert "OTHER_TOKEN=1" in codex_env and [l for l in codex_env if "RELAYDECK" in l] == [f"RELAYDECK_API_KEY={secret}"]
 
     cursor = json.loads((home / ".cursor" / "mcp.json").read_text())
     assert cursor["mcpServers"] == {"other": {"url": "https://other/mcp"},
                                     "relaydeck": {"url": mcp_url, "headers": {"Authorization": auth}}}
     cursor_hooks = json.loads((home / ".cursor" / "hooks.json").read_text())
-    assert cursor_hooks == {"version": 1, "hooks": {"sessionStart": [{"command": f"{hook} cursor start"}],
-                                                     "stop": [{"command": f"{hook} cursor stop"}]}}
+    assert cursor_hooks["version"] == 1 and set(cursor_hooks["hooks"]) == {"sessionStart", "stop"}
+    for event, arg in [("sessionStart", "start"), ("stop", "stop")]:
+        assert [shlex.split(c) for c in hook_commands(cursor_hooks["hooks"][event])] == [[hook, "cursor", arg]]
 
     gemini = json.loads((home / ".gemini" / "settings.json").read_text())
     assert gemini["theme"] == "Dracula"
     assert gemini["mcpServers"] == {"relaydeck": {"httpUrl": mcp_url, "headers": {"Authorization": auth}}}
     for event, arg in [("SessionStart", "start"), ("BeforeAgent", "prompt"), ("AfterAgent", "stop")]:
-        assert hook_commands(gemini["hooks"][event]) == [f"{hook} gemini {arg}"]
+        # No matcher: optional, and Gemini CLI compares it exactly for these events ("*" is no event).
+        assert all("matcher" not in e for e in gemini["hooks"][event])
+        assert [shlex.split(c) for c in hook_commands(gemini["hooks"][event])] == [[hook, "gemini", arg]]
 
     key_file = home / ".config/relaydeck/api-key"
     assert key_file.read_text() == secret + "\n"
@@ -229,9 +283,12 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
 
 
 @pytest.fixture
-def install_script(py, tmp_path):
+def install_script(server, tmp_path):
+    # site/install.sh as /install serves it (test_install_is_the_script_with_this_servers_address
+    # checks the binary's copy is the same), so that editing the script needs no rebuild to test.
     script = tmp_path / "install.sh"
-    script.write_bytes(py.call("GET", "/install").body)
+    source = (PACKAGE_ROOT / "site/install.sh").read_text()
+    script.write_text(source.replace("@PUBLIC_URL@", f"http://127.0.0.1:{server.port}"))
     return script
 
 
@@ -246,21 +303,29 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     first = run_install(install_script, home, bin_dir, "--key", secret)
     assert first.returncode == 0, first.stderr
     assert "Configured for Claude Code Codex Cursor Gemini CLI" in first.stdout
+    # The files that were 0644 before and now hold the key are tightened, and the user is told.
+    for name in [".codex/.env", ".cursor/mcp.json", ".gemini/settings.json"]:
+        assert f"Made {home / name} readable by you only (mode 0600)" in first.stdout, first.stdout
     assert secret not in first.stdout + first.stderr
     check_configs(home, mcp_url, secret)
     files = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"}
 
     second = run_install(install_script, home, bin_dir, key_env=secret)
     assert second.returncode == 0, second.stderr
+    assert "readable by you only" not in second.stdout
     check_configs(home, mcp_url, secret)
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"} == files
     if with_claude_program:
-        calls = [json.loads(l) for l in (home / "claude-calls.log").read_text().splitlines()]
-        assert calls[1] == ["mcp", "add", "--scope", "user", "--transport", "http", "relaydeck", mcp_url,
-                            "--header", f"Authorization: Bearer {secret}"]
+        # claude's command line, which every user sees in the process list, never has the key.
+        log = (home / "claude-calls.log").read_text()
+        calls = [json.loads(l) for l in log.splitlines()]
+        assert calls[1][:2] == ["mcp", "add-json"] and "relaydeck" in calls[1], calls
+        assert secret not in log
     assert not list(home.rglob("*.relaydeck-tmp"))
     argv_log = (tmp_path / "curl-argv.log").read_text()
     assert "/v1/agents" in argv_log and secret not in argv_log
+    editor_log = (tmp_path / "editor-argv.log").read_text()
+    assert "mcpServers.relaydeck" in editor_log and secret not in editor_log
 
 
 def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_script):
@@ -285,6 +350,8 @@ def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script):
     assert done.returncode == 1
     assert "is not valid JSON" in done.stderr and "could not configure Cursor" in done.stderr
     assert (home / ".cursor" / "mcp.json").read_text() == "{not json"
+    # Nothing else of Cursor either: hooks without the server would be read by no MCP client.
+    assert sorted(p.name for p in (home / ".cursor").iterdir()) == ["mcp.json"]
     # The other agents are configured all the same.
     assert "relaydeck" in tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]
 
@@ -315,6 +382,13 @@ def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_
     out = json.loads(run_hook("gemini", "prompt"))
     assert out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
     assert "Third" in out["hookSpecificOutput"]["additionalContext"]
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "For Codex"})
+    out = json.loads(run_hook("codex", "prompt"))
+    assert out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert "For Codex" in out["hookSpecificOutput"]["additionalContext"]
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "Codex, go on"})
+    out = json.loads(run_hook("codex", "stop"))
+    assert out["decision"] == "block" and "Codex, go on" in out["reason"]
     argv_log = (tmp_path / "curl-argv.log").read_text()
     assert "/v1/inbox" in argv_log and secret not in argv_log
 
@@ -369,3 +443,325 @@ def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server,
     assert secret not in text, "the key was echoed"
     assert (home / ".config/relaydeck/api-key").read_text() == secret + "\n"
     assert "Configured for" in text
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, server, tmp_path, install_script, shell):
+    """The agents run hook commands (and Claude Code its headersHelper) with a shell: a home such
+    as /home/first last broke every one of them (`sh: 1: /home/first: not found`)."""
+    _, token = create_account(py)
+    key, secret = create_key(py, token, "Quoted")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False, home_name="Jo's \"first\" Zoë last")
+    done = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
+    assert done.returncode == 0, done.stderr
+    check_configs(home, f"http://127.0.0.1:{server.port}/mcp", secret)
+    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]
+    commands = [c for c in hook_commands(sum(json.loads((home / ".claude/settings.json").read_text())["hooks"].values(), []))
+                if "relaydeck" in c]
+    commands += hook_commands(sum(json.loads((home / ".cursor/hooks.json").read_text())["hooks"].values(), []))
+    commands += hook_commands(sum(json.loads((home / ".gemini/settings.json").read_text())["hooks"].values(), []))
+    commands += hook_commands(sum(json.loads((home / ".codex/hooks.json").read_text())["hooks"].values(), []))
+    assert len(commands) == 11, commands
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+    for runner in ["dash", "bash"]:
+        helper = subprocess.run([runner, "-c", claude["headersHelper"]], env=env, capture_output=True, text=True,
+                                timeout=10)
+        assert helper.returncode == 0 and json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
+        for number, command in enumerate(commands):
+            # An unread message, so that each hook has something to hand over: its output shows it ran.
+            text = f"Marker {runner} {number}"
+            assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": text}).status == 201
+            ran = subprocess.run([runner, "-c", command], env=env, input="{}", capture_output=True, text=True,
+                                 timeout=30)
+            assert ran.returncode == 0, (runner, command, ran.stderr)
+            assert ran.stderr == "" and text in ran.stdout, (runner, command, ran.stdout)
+
+
+def codex_case(py, tmp_path, install_script, config: str):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Codex")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    (home / ".codex" / "config.toml").write_text(config)
+    return home, secret, run_install(install_script, home, bin_dir, "--key", secret)
+
+
+def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server, tmp_path, install_script):
+    config = ('model = "gpt-5"\n\n[mcp_servers]\nother = { command = "other-mcp" }\n'
+              'relaydeck = { url = "http://old/mcp", http_headers = { Authorization = "Bearer mck_old" } }\n\n'
+              '[profiles.fast]\nmodel = "mini"\n')
+    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    assert done.returncode == 0, done.stderr
+    written = (home / ".codex" / "config.toml").read_text()
+    codex = tomllib.loads(written)
+    assert codex == {"model": "gpt-5", "profiles": {"fast": {"model": "mini"}}, "features": {"codex_hooks": True},
+                     "mcp_servers": {"other": {"command": "other-mcp"},
+                                     "relaydeck": {"url": f"http://127.0.0.1:{server.port}/mcp",
+                                                   "bearer_token_env_var": "RELAYDECK_API_KEY"}}}
+    assert "mck_old" not in written and secret not in written
+    assert "RELAYDECK_API_KEY" in done.stdout and ".codex/.env" in done.stdout
+
+
+@pytest.mark.parametrize("config", [
+    'model = "gpt-5"\nmcp_servers = { other = { command = "other-mcp" } }\n',   # a table cannot be added
+    '[mcp_servers.other\ncommand = "x"\n',                                       # not TOML
+], ids=["inline-mcp-servers", "malformed"])
+def test_codex_config_that_cannot_be_edited_safely_is_left_alone(py, tmp_path, install_script, config):
+    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    assert done.returncode == 1 and "could not configure Codex" in done.stderr, done.stderr
+    assert "left unchanged" in done.stderr and secret not in done.stderr + done.stdout
+    # Nothing of Codex is written: the file as it was, and no key in its .env.
+    assert (home / ".codex" / "config.toml").read_text() == config
+    assert (home / ".codex" / ".env").read_text() == "OTHER_TOKEN=1\n"
+    assert not list(home.rglob("*.relaydeck-tmp"))
+    # The other agents are configured all the same.
+    assert "relaydeck" in json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]
+
+
+def without_python(tmp_path: Path) -> str:
+    """A PATH with the programs of /usr/bin and /bin but python3: the script edits JSON with node."""
+    folder = tmp_path / "no-python"
+    folder.mkdir()
+    for source in [Path("/usr/bin"), Path("/bin")]:
+        for program in source.iterdir():
+            if not program.name.startswith("python") and not (folder / program.name).exists():
+                (folder / program.name).symlink_to(program)
+    return str(folder)
+
+
+@pytest.mark.parametrize("editor", ["python3", "node"])
+def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, server, tmp_path, install_script, editor):
+    if editor == "node" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Gemini")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    settings = home / ".gemini" / "settings.json"
+    original = ('{\n  // my theme\n  "theme": "Dracula", /* a block\n comment */\n'
+                '  "docs": "https://example.com/a//b /* not a comment */",\n  "mcpServers": {}\n}\n')
+    settings.write_text(original)
+    assert json5.loads(original)["theme"] == "Dracula"    # valid JSONC, as Gemini CLI accepts it
+    if editor == "python3":
+        done = run_install(install_script, home, bin_dir, "--key", secret)
+        assert done.returncode == 0, done.stderr
+    else:
+        (bin_dir / "python3").unlink()
+        done = run_install(install_script, home, bin_dir, "--key", secret, path=without_python(tmp_path))
+        assert "mcpServers.relaydeck" in (tmp_path / "editor-argv.log").read_text()    # node's
+        assert secret not in (tmp_path / "editor-argv.log").read_text()
+        # Without python3 (tomllib) the existing config.toml is not edited; Gemini CLI is.
+        assert done.returncode == 1 and "could not configure Codex" in done.stderr, done.stderr
+        assert "Gemini CLI" in done.stdout
+    written = json5.loads(settings.read_text())
+    assert written["theme"] == "Dracula" and written["docs"] == "https://example.com/a//b /* not a comment */"
+    assert written["mcpServers"] == {"relaydeck": {"httpUrl": f"http://127.0.0.1:{server.port}/mcp",
+                                                   "headers": {"Authorization": f"Bearer {secret}"}}}
+    assert set(written["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent"}
+    # The comments cannot be kept in the rewritten file: the file as it was stays beside it, private.
+    kept = home / ".gemini" / "settings.json.before-relaydeck"
+    assert kept.read_text() == original and stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert f"The comments of {settings} are not kept" in done.stdout
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+
+
+def test_a_hook_gives_up_after_2_s_when_the_server_never_answers(py, tmp_path, install_script):
+    """A server that accepts the connection and never answers used to add 10 s to every prompt."""
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Silent")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    hook = home / ".config/relaydeck/inbox-hook"
+    with socket.socket() as silent:
+        # Connections complete in the listen queue; nothing ever reads them or answers.
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        port = silent.getsockname()[1]
+        text = hook.read_text()
+        hook.write_text(re.sub(r"^SERVER='[^']*'$", f"SERVER='http://127.0.0.1:{port}'", text, count=1, flags=re.M))
+        env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+        for agent, event in [("claude", "start"), ("claude", "prompt"), ("gemini", "stop"), ("cursor", "stop")]:
+            started = time.monotonic()
+            done = subprocess.run(["dash", str(hook), agent, event], env=env, input="{}", capture_output=True,
+                                  text=True, timeout=30)
+            took = time.monotonic() - started
+            # Silent and successful: a hook never stops the agent. 2 s, with room for a loaded machine.
+            assert done.returncode == 0 and done.stdout == "", done
+            assert took < 6, f"{agent} {event} took {took:.1f} s"
+
+
+def agent_entries(home: Path) -> dict[str, tuple[str, dict]]:
+    """Each agent's MCP entry read the way that agent reads it: (url, headers)."""
+    claude = json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]
+    assert claude["type"] == "http"
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]["relaydeck"]
+    # Codex loads ~/.codex/.env (KEY=VALUE lines) into its environment when it starts.
+    codex_env = dict(l.split("=", 1) for l in (home / ".codex" / ".env").read_text().splitlines() if "=" in l)
+    cursor = json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["relaydeck"]
+    gemini = json5.loads((home / ".gemini" / "settings.json").read_text())["mcpServers"]["relaydeck"]
+    return {
+        "Claude Code": (claude["url"], headers_from_helper(home, claude["headersHelper"])),
+        "Codex": (codex["url"], {"Authorization": f"Bearer {codex_env[codex['bearer_token_env_var']]}"}),
+        "Cursor": (cursor["url"], cursor["headers"]),
+        "Gemini CLI": (gemini["httpUrl"], gemini["headers"]),
+    }
+
+
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_the_official_sdk_connects_with_each_agents_written_settings(py, tmp_path, install_script, with_claude_program):
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+    from mcp.types import Implementation
+    from test_mcp_sdk import TOOLS
+
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Connected")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    assert done.returncode == 0, done.stderr
+
+    async def tools(url: str, headers: dict) -> list[str]:
+        http = create_mcp_http_client(headers=headers)
+        async with Client(streamable_http_client(url, http_client=http), mode="auto",
+                          client_info=Implementation(name="install-test", version="1.0")) as client:
+            return [t.name for t in (await client.list_tools()).tools]
+
+    import asyncio
+    for agent, (url, headers) in agent_entries(home).items():
+        assert asyncio.run(asyncio.wait_for(tools(url, headers), timeout=20)) == TOOLS, agent
+
+
+def test_the_agents_page_shows_the_settings_the_script_writes(py, server):
+    html = py.call("GET", "/docs/agents").text
+    assert 'bearer_token_env_var = "RELAYDECK_API_KEY"' in html and "~/.codex/.env" in html
+    assert '"headersHelper": "~/.config/relaydeck/mcp-headers"' in html
+    assert "<code>httpUrl</code>" in html
+    assert "--header" not in html    # no example puts the key on a command line
+
+
+def snapshot(home: Path) -> dict:
+    """Every file's bytes and mode and every folder under home (the stand-in's log left out)."""
+    return {str(p.relative_to(home)): (p.read_bytes() if p.is_file() else None, stat.S_IMODE(p.stat().st_mode))
+            for p in home.rglob("*") if p.name != "claude-calls.log"}
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_uninstall_gives_back_the_home_as_it_was_byte_for_byte(py, tmp_path, install_script, with_claude_program,
+                                                                shell):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Undone")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    (home / ".gemini" / "settings.json").write_text('{\n  // mine\n  "theme": "Dracula"\n}\n')
+    before = snapshot(home)
+    for _ in range(2):    # a re-run does not lose what was there before the first
+        done = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
+        assert done.returncode == 0, done.stderr
+    assert snapshot(home) != before
+    undone = run_install(install_script, home, bin_dir, "--uninstall", shell=shell)
+    assert undone.returncode == 0, undone.stderr
+    assert "Removed the Relaydeck MCP server" in undone.stdout
+    assert snapshot(home) == before
+
+
+def test_uninstall_of_an_empty_home_leaves_it_empty(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Empty")
+    home = tmp_path / "home"
+    bin_dir = tmp_path / "bin"
+    home.mkdir()
+    bin_dir.mkdir()
+    claude = bin_dir / "claude"
+    claude.write_text(CLAUDE_STANDIN)
+    claude.chmod(0o755)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    assert (home / ".claude" / "settings.json").exists() and (home / ".config" / "relaydeck" / "api-key").exists()
+    assert run_install(install_script, home, bin_dir, "--uninstall").returncode == 0
+    assert [p.name for p in home.iterdir()] == ["claude-calls.log"]
+
+
+def test_uninstall_keeps_what_was_changed_since_and_removes_only_its_own(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Kept")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    cursor = json.loads((home / ".cursor" / "mcp.json").read_text())
+    cursor["mcpServers"]["added-later"] = {"url": "https://later/mcp"}
+    (home / ".cursor" / "mcp.json").write_text(json.dumps(cursor))
+    with (home / ".codex" / "config.toml").open("a") as f:
+        f.write('\n[mcp_servers.later]\ncommand = "later"\n')
+    assert run_install(install_script, home, bin_dir, "--uninstall").returncode == 0
+    assert json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"] == {
+        "other": {"url": "https://other/mcp"}, "added-later": {"url": "https://later/mcp"}}
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert set(codex["mcp_servers"]) == {"other", "later"}
+    for path in home.rglob("*"):
+        if path.is_file():
+            assert secret not in path.read_text(errors="replace"), path
+    assert not (home / ".config" / "relaydeck").exists()
+
+
+def test_claude_hooks_run_by_cursor_leave_the_inbox_to_cursors_own(py, tmp_path, install_script):
+    """Cursor runs ~/.claude/settings.json's hooks too ("third-party hooks"): without care the
+    Claude entry would read the items first and Cursor's own hook would find none."""
+    _, token = create_account(py)
+    key, secret = create_key(py, token, "Both")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    hook = str(home / ".config/relaydeck/inbox-hook")
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+
+    def run(agent, event, stdin, extra=None):
+        done = subprocess.run(["dash", hook, agent, event], env={**env, **(extra or {})}, input=stdin,
+                              capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "Only once"}).status == 201
+    cursor_input = json.dumps({"hook_event_name": "stop", "cursor_version": "2.1.0", "workspace_roots": ["/w"]})
+    assert run("claude", "stop", cursor_input) == ""
+    assert run("claude", "prompt", "{}", {"CURSOR_VERSION": "2.1.0"}) == ""
+    assert "Only once" in json.loads(run("cursor", "stop", cursor_input))["followup_message"]
+    # Claude Code itself still gets its items.
+    py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": "For Claude"})
+    assert "For Claude" in json.loads(run("claude", "stop", json.dumps({"session_id": "s", "hook_event_name": "Stop"})))["reason"]
+
+
+@pytest.mark.parametrize("features, expected", [
+    ("[features]\nweb_search = true\n", {"web_search": True, "codex_hooks": True}),   # added to the table
+    ("[features]\ncodex_hooks = false\n", {"codex_hooks": False}),                  # the user's choice stays
+])
+def test_codex_hooks_feature_is_turned_on_in_the_users_features_table(py, tmp_path, install_script, features,
+                                                                       expected):
+    config = 'model = "gpt-5"\n\n' + features + '\n[profiles.fast]\nmodel = "mini"\n'
+    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    assert done.returncode == 0, done.stderr
+    codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert codex["features"] == expected and codex["profiles"] == {"fast": {"model": "mini"}}
+    assert ("Codex hooks are off" in done.stdout) == (expected["codex_hooks"] is False)
+    second = run_install(install_script, home, tmp_path / "bin", "--key", secret)
+    assert second.returncode == 0 and tomllib.loads((home / ".codex" / "config.toml").read_text()) == codex
+
+
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, install_script, with_claude_program):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Dry")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    before = snapshot(home)
+    done = run_install(install_script, home, bin_dir, "--dry-run", "--key", secret)
+    assert done.returncode == 0, done.stderr
+    assert snapshot(home) == before and not (home / "claude-calls.log").exists()
+    out = done.stdout
+    assert secret not in out + done.stderr and "mck_(the key)" in out
+    # A diff per file, named by its real path; nothing names the scratch copies.
+    for name in [".claude.json", ".claude/settings.json", ".codex/config.toml", ".codex/.env", ".codex/hooks.json",
+                 ".cursor/mcp.json", ".cursor/hooks.json", ".gemini/settings.json", ".config/relaydeck/inbox-hook"]:
+        assert f"+++ {home / name}" in out, (name, out)
+    assert f'+url = "http://127.0.0.1:{server.port}/mcp"' in out
+    assert str(home / ".config/relaydeck/mcp-headers") in out
+    assert "/tmp/tmp." not in out + done.stderr
+    assert "Dry run: nothing was written" in out
+    assert f"Would make {home / '.cursor/mcp.json'} readable by you only (mode 0600)" in out
+    # Then the real run does what the dry run showed.
+    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    check_configs(home, f"http://127.0.0.1:{server.port}/mcp", secret)

@@ -12,10 +12,11 @@ def test_a_missing_venv_is_made_with_pytest(machine):
     assert any(call.startswith("venv-python -m pip install") and "pytest" in call for call in machine.calls("venv-python"))
     # The tools of the end-to-end tests come in the same install: cryptography and cbor2 to
     # forge attestations, the MCP SDK and jsonschema for /mcp, h2 for the mock APNs server,
-    # Playwright for the browser tests, prometheus_client's parser for /metrics.
+    # Playwright for the browser tests, prometheus_client's parser for /metrics, json5 for the
+    # install script's Gemini CLI files.
     assert any(call.startswith("venv-python -m pip install")
                and call.endswith(" cryptography cbor2 mcp>=2,<3 jsonschema>=4,<5 h2>=4,<5 playwright>=1.40,<2"
-                                 " prometheus_client>=0.17,<1")
+                                 " prometheus_client>=0.17,<1 json5>=0.9,<1")
                for call in machine.calls("venv-python"))
     assert (machine.venv / "pytest-installed").exists()
     assert f"building {machine.venv} with pytest" in done.stdout
@@ -25,7 +26,7 @@ def test_a_working_venv_is_left_alone(machine):
     machine.healthy_venv()
     done = machine.ensure_deps(venv=True)
     assert done.returncode == 0, done
-    assert machine.calls("venv-python") == ["venv-python -c import pytest, cryptography, cbor2, mcp, jsonschema, h2, playwright, prometheus_client"]
+    assert machine.calls("venv-python") == ["venv-python -c import pytest, cryptography, cbor2, mcp, jsonschema, h2, playwright, prometheus_client, json5"]
     assert not any(" -m venv " in call for call in machine.calls("python3"))
     assert done.stdout == ""
 
