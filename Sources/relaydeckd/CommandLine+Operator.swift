@@ -73,7 +73,7 @@ extension CommandLine {
             printError(loginLinkUsage)
             return 2
         }
-        return withStore { store, config in
+        return withStore(refused: "--account \(String(reflecting: accountID))") { store, config in
             output(try loginLink(for: accountID, store: store, config: config))
         }
     }
@@ -111,7 +111,7 @@ extension CommandLine {
             printError("key create: --label: \(problem.message)")
             return 2
         }
-        return withStore { store, _ in
+        return withStore(refused: "--account \(String(reflecting: accountID))") { store, _ in
             let services = operatorServices(store)
             _ = try services.accounts.get(accountID)
             let (key, secret) = try services.keys.create(accountID: accountID, label: label)
@@ -135,8 +135,9 @@ extension CommandLine {
     }
 
     /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
-    /// runs `body`, closes; one line and exit 1 for whatever fails.
-    private static func withStore(_ body: (Store, Config) throws -> Void) -> Int32 {
+    /// runs `body`, closes; one line and exit 1 for whatever fails. `refused` names the value a
+    /// "not found" is about (`--account "acc_..."`), so the operator sees which one.
+    private static func withStore(refused: String? = nil, _ body: (Store, Config) throws -> Void) -> Int32 {
         guard let config = operatorConfig() else { return 1 }
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
@@ -151,7 +152,8 @@ extension CommandLine {
             return 0
         } catch let error as DomainError {
             switch error {
-            case .notFound(let message), .conflict(let message), .storageFull(let message): printError(message)
+            case .notFound(let message): printError(refused.map { "\($0): \(message)" } ?? message)
+            case .conflict(let message), .storageFull(let message): printError(message)
             case .validation(let problems): printError(problems.map { "\($0.field): \($0.message)" }.joined(separator: " "))
             }
             return 1

@@ -52,7 +52,11 @@ def test_key_create_refuses_a_bad_label_an_unknown_account_and_bad_arguments(sta
     bad = run(tmp_path, "key", "create", "--account", "acc_x", "--label", "\u200b")
     assert bad.returncode == 2 and bad.stderr.strip() == "relaydeckd: key create: --label: Must contain a visible character.", bad
     unknown = run(tmp_path, "key", "create", "--account", "acc_nobody", "--label", "x")
-    assert unknown.returncode == 1 and "Account not found." in unknown.stderr, unknown
+    assert unknown.returncode == 1, unknown
+    # The refusal names the value it refused.
+    assert unknown.stderr == 'relaydeckd: --account "acc_nobody": Account not found.\n', unknown
+    no_link = run(tmp_path, "account", "login-link", "--account", "acc_nobody")
+    assert no_link.returncode == 1 and no_link.stderr == unknown.stderr, no_link
     for arguments in (["key", "create"], ["key", "create", "--account", "a"], ["key", "make"],
                       ["key", "create", "--account", "a", "--label", "b", "--label", "c"], ["account"],
                       ["account", "create", "extra"], ["backup"]):
