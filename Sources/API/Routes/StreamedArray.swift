@@ -66,7 +66,6 @@ final class StreamedArrayBody: HTTPBodyProducer {
     private var prefix: [UInt8]?
     private var suffix: [UInt8]?
     private var next = 0
-    private var opened = false
 
     init(_ array: StreamedArray, prefix: [UInt8], suffix: [UInt8]) {
         self.array = array
@@ -90,13 +89,11 @@ final class StreamedArrayBody: HTTPBodyProducer {
     func makePiece() throws -> [UInt8]? {
         guard suffix != nil else { return nil }
         var piece = JSONWriter(capacity: StreamedArray.pieceBytes + 4096)
+        // The first piece starts with the text before the array and the array's opening.
         if let prefix {
             piece.bytes += prefix
-            self.prefix = nil
-        }
-        if !opened {
             add(array.open, to: &piece)
-            opened = true
+            self.prefix = nil
         }
         while next < array.count && piece.bytes.count < StreamedArray.pieceBytes {
             var element = JSONWriter(capacity: 1024)

@@ -64,15 +64,15 @@ extension HTTPConnection {
         producerChunked = requestVersion == .http11
     }
 
-    /// Queues the next piece of the produced body (as a chunk), or its end; false at the end.
-    func producePiece() -> Bool {
-        guard let producer else { return false }
+    /// Queues the next piece of the produced body (as a chunk), or its end.
+    func producePiece() {
+        guard let producer else { return }
         guard let piece = producer.nextPiece() else {
             self.producer = nil
             if producerChunked { output.append(Self.lastChunk) }
-            return false
+            return
         }
-        guard !piece.isEmpty else { return true }
+        guard !piece.isEmpty else { return }
         if producerChunked {
             output.appendCopying(expected: 16) { buffer in
                 buffer.append(contentsOf: String(piece.count, radix: 16).utf8)
@@ -81,7 +81,6 @@ extension HTTPConnection {
         }
         output.append(piece)
         if producerChunked { output.appendCopying(expected: 2) { $0.append(contentsOf: Self.crlf) } }
-        return true
     }
 
     static let crlf: [UInt8] = [0x0D, 0x0A]

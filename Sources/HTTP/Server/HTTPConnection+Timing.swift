@@ -20,7 +20,7 @@ extension HTTPConnection {
             // A produced body gets its next piece once the queue is low, a few per call.
             guard producer != nil, output.count < Self.producerLowWater, produced < Self.producedPerFlush else { break }
             let before = output.count
-            _ = producePiece()
+            producePiece()
             produced += output.count - before
         }
         guard output.isEmpty, producer == nil else { return }
