@@ -36,15 +36,27 @@ extension HTTPConnection {
         }
     }
 
+    /// After a read was handled: what it queued leaves at the end of the turn
+    /// (`flushAtEndOfTurn`), except the last answer of a connection that closes (a refusal,
+    /// an answer to `Connection: close`), which goes at once: no later request of that
+    /// client can share its wake-up. The rule depends only on what happened, never on how
+    /// long the handler took. An answer held for the turn's COMMIT leaves when it is given
+    /// (`finishParked`), which is already the end of the turn.
+    func flushAfterReading() {
+        if case .closingAfterWrite = state {
+            flush()
+        } else {
+            flushAtEndOfTurn()
+        }
+    }
+
     /// Sends what this turn's requests queued once the turn's events are handled, with the
     /// answers of every other connection, instead of after each request. While the server is
     /// slower than its clients, an answer sent at once wakes a client that went to sleep
     /// waiting for it (on loopback the send does the wake-up: a third of a `GET`'s time was
     /// there); sent together, one wake-up finds many answers. Redis writes its replies in
-    /// the same place (before the loop sleeps). Answers handled in under `quickAnswer` (a
-    /// `/health`, a refusal) are sent at once instead (`readAndProcess`): their client is
-    /// not asleep yet, and holding them measured slower. What has no bytes to send (a close
-    /// after the last answer) is done now.
+    /// the same place (before the loop sleeps). What has no bytes to send (a close after the
+    /// last answer) is done now.
     func flushAtEndOfTurn() {
         guard !output.isEmpty || producer != nil else {
             flush()
@@ -82,7 +94,7 @@ extension HTTPConnection {
             // Kept input is taken up before the socket is read again (see `handleIO`).
             wanted = isBacklogFull || !pendingInput.isEmpty ? [] : .readable
             resumeOnALaterTurn()
-        case .parked where parked?.endsThisTurn == true:
+        case .held:
             // Answered before the loop sleeps: a readable event meanwhile waits for that turn.
             wanted = interest.subtracting(.writable)
         case .parked, .streaming:
