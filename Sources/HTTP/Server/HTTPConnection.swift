@@ -29,7 +29,7 @@ final class HTTPConnection: IOHandler, RequestAnswering {
         case closed
     }
 
-    enum DeadlineKind { case idle, handshake, header, body, write, linger }
+    typealias DeadlineKind = ConnectionWants.DeadlineKind
 
     unowned let server: HTTPServer
     let transport: any Transport
