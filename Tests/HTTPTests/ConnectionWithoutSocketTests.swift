@@ -217,4 +217,46 @@ final class MemoryConnection {
         #expect(text.contains("5\r\npiece\r\n5\r\npiece\r\n5\r\npiece\r\n0\r\n\r\nHTTP/1.1 200 OK"))
         #expect(memory.handler.seen.count == 2)
     }
+
+    @Test func pipelinedRequestsBehindAParkedOneWaitUntilItIsAnsweredThenComeOnALaterTurn() throws {
+        let memory = try MemoryConnection()
+        var parked: ParkedRequest?
+        memory.handler.onRequest = { request, responder in
+            if request.head.target == "/wait" {
+                parked = responder.park(timeout: .seconds(30))
+            } else {
+                responder.respond(.json(200, Array("{\"next\":true}".utf8)))
+            }
+        }
+        memory.send("GET /wait HTTP/1.1\r\nHost: t\r\n\r\n" + Self.get)
+        memory.endTurn()
+        #expect(memory.connection.state == .parked && memory.handler.seen.count == 1)
+        memory.advance(by: .seconds(10))
+        #expect(memory.handler.seen.count == 1 && memory.transport.take().isEmpty)
+        try #require(parked).respond(.json(200, Array("{\"woke\":true}".utf8)))
+        // The answer leaves at once; the kept request is taken up on a later turn, not from
+        // inside the code that answered.
+        #expect(memory.transport.take().hasSuffix("{\"woke\":true}"))
+        #expect(memory.handler.seen.count == 1)
+        memory.endTurn()
+        memory.endTurn()
+        #expect(memory.handler.seen.count == 2)
+        #expect(memory.transport.take().hasSuffix("{\"next\":true}"))
+    }
+
+    @Test func aStoppingServerEndsAParkedRequestThroughItsTimeoutAndClosesAfterTheAnswer() throws {
+        let memory = try MemoryConnection()
+        memory.handler.onRequest = { _, responder in
+            let parked = responder.park(timeout: .seconds(30))
+            parked.onTimeout = { $0.respond(.json(200, Array("{\"stopped\":true}".utf8))) }
+        }
+        memory.send(Self.get)
+        memory.endTurn()
+        // What `HTTPServer.shutdown` does for each of its connections.
+        memory.connection.beginShutdown()
+        memory.connection.settle()
+        let text = memory.transport.take()
+        #expect(text.contains("Connection: close\r\n") && text.hasSuffix("{\"stopped\":true}"))
+        #expect(memory.transport.isClosed)
+    }
 }
