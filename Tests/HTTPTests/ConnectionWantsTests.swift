@@ -78,3 +78,46 @@ import Testing
         }
     }
 }
+
+/// What an epoll event does, from plain facts.
+@Suite struct ConnectionEventStepTests {
+    static func step(_ events: IOEvents, _ state: HTTPConnection.State, pending: Bool = false,
+                     buffered: Bool = false, needs: Interest = []) -> ConnectionWants.Step {
+        ConnectionWants.step(on: events, in: state, hasPendingInput: pending, transportHasInput: buffered,
+                             transportNeeds: needs)
+    }
+
+    @Test func queuedAnswersAreWrittenOnAWritableEventAHangUpOrWhatTheTransportWaitsFor() {
+        #expect(ConnectionWants.flushes(on: .writable, hasOutput: true, transportNeeds: []))
+        #expect(ConnectionWants.flushes(on: .hangup, hasOutput: true, transportNeeds: []))
+        #expect(ConnectionWants.flushes(on: .readable, hasOutput: true, transportNeeds: .readable))
+        #expect(!ConnectionWants.flushes(on: .readable, hasOutput: true, transportNeeds: []))
+        #expect(!ConnectionWants.flushes(on: .writable, hasOutput: false, transportNeeds: []))
+    }
+
+    @Test func aReadingConnectionReadsOnInputKeptInputOrAWriteThatTheTransportNeeded() {
+        #expect(Self.step(.readable, .reading) == .read)
+        #expect(Self.step(.hangup, .reading) == .read)
+        // The writable event that drained the answers takes up the kept input.
+        #expect(Self.step(.writable, .reading, pending: true) == .read)
+        #expect(Self.step(.writable, .reading, buffered: true) == .read)
+        #expect(Self.step(.writable, .reading, needs: .writable) == .read)
+        #expect(Self.step(.writable, .reading) == .settle)
+    }
+
+    @Test func aWaitingConnectionClosesWhenTheClientGoesAwayAndReadsNothingMeanwhile() {
+        for state: HTTPConnection.State in [.parked, .held, .streaming] {
+            #expect(Self.step(.readable, state) == .settle)
+            #expect(Self.step(.peerClosed, state) == .close)
+            #expect(Self.step(.error, state) == .close)
+        }
+    }
+
+    @Test func aClosingConnectionDrainsWhileLingeringAndNothingHappensWhileTheHandlerRuns() {
+        #expect(Self.step(.readable, .lingering) == .drain)
+        #expect(Self.step(.writable, .closingAfterWrite(linger: true)) == .settle)
+        #expect(Self.step(.hangup, .closingAfterWrite(linger: false)) == .close)
+        #expect(Self.step(.readable, .handling) == .none)
+        #expect(Self.step(.readable, .closed) == .none)
+    }
+}

@@ -95,3 +95,55 @@ struct ConnectionWants {
         }
     }
 }
+
+extension ConnectionWants {
+    /// What an epoll event does, after any flush it asks for (`HTTPConnection.handleIO`).
+    enum Step: Equatable {
+        /// Read and handle requests, then settle.
+        case read
+        /// Drain the input of a lingering close.
+        case drain
+        case close
+        /// Nothing but settling the interest and deadline.
+        case settle
+        /// Nothing at all (the handler runs, or the connection is closed).
+        case none
+    }
+
+    /// Whether `events` first write what is queued: a writable event, or a hang-up or an error
+    /// (the write then reports it and closes), or a transport that needs an event of its own
+    /// to go on writing (TLS may need a read).
+    /// (The transport's facts are asked only when the rule needs them, as before the rules were
+    /// pulled out: a TLS transport's answers are not free.)
+    static func flushes(on events: IOEvents, hasOutput: Bool, transportNeeds: @autoclosure () -> Interest) -> Bool {
+        hasOutput && (events.contains(.writable) || events.contains(.hangup) || events.contains(.error)
+                      || !transportNeeds().isEmpty)
+    }
+
+    /// What `events` do in `state` (the state after the flush).
+    static func step(on events: IOEvents, in state: HTTPConnection.State, hasPendingInput: Bool,
+                     transportHasInput: @autoclosure () -> Bool, transportNeeds: @autoclosure () -> Interest) -> Step {
+        let failed = events.contains(.hangup) || events.contains(.error)
+        switch state {
+        case .reading:
+            // Input kept while the answers were over the bound is taken up again here, on the
+            // writable event that drained them (the loop's doing, not a write's callback). So
+            // is input a TLS transport holds, and a read that waited for a writable event.
+            if hasPendingInput || events.contains(.readable) || failed || transportHasInput()
+                || (events.contains(.writable) && !transportNeeds().isEmpty) {
+                return .read
+            }
+            return .settle
+        case .parked, .held, .streaming:
+            // (A held answer comes before the loop sleeps: input that came meanwhile waits
+            // for it, unread.)
+            return events.contains(.peerClosed) || failed ? .close : .settle
+        case .lingering:
+            return .drain
+        case .closingAfterWrite:
+            return failed ? .close : .settle
+        case .handling, .closed:
+            return .none
+        }
+    }
+}

@@ -88,38 +88,25 @@ final class HTTPConnection: IOHandler, RequestAnswering {
 
     // MARK: Events
 
+    /// An epoll event: the flush it asks for, then its step (`ConnectionWants`).
     func handleIO(_ events: IOEvents) {
-        // A hang-up or an error with answers waiting: the write reports it (and closes).
-        // (TLS may also need a read event to go on writing.)
-        if (!output.isEmpty || producer != nil) && (events.contains(.writable) || events.contains(.hangup) || events.contains(.error)
-                               || !transport.neededInterest.isEmpty) {
+        if ConnectionWants.flushes(on: events, hasOutput: !output.isEmpty || producer != nil,
+                                   transportNeeds: transport.neededInterest) {
             flush()
         }
-        switch state {
-        case .reading:
-            // Input kept while the answers were over the bound is taken up again here, on the
-            // writable event that drained them (the loop's doing, not a write's callback).
-            // So is input a TLS transport holds, and a read that waited for a writable event.
-            if !pendingInput.isEmpty || events.contains(.readable) || events.contains(.hangup) || events.contains(.error)
-                || transport.hasBufferedInput || (events.contains(.writable) && !transport.neededInterest.isEmpty) {
-                readAndProcess()
-            }
-        case .parked, .held, .streaming:
-            // (A held answer comes before the loop sleeps: input that came meanwhile waits
-            // for it, unread.)
-            if events.contains(.peerClosed) || events.contains(.hangup) || events.contains(.error) {
-                close()
-                return
-            }
-        case .lingering:
+        switch ConnectionWants.step(on: events, in: state, hasPendingInput: !pendingInput.isEmpty,
+                                    transportHasInput: transport.hasBufferedInput, transportNeeds: transport.neededInterest) {
+        case .read:
+            readAndProcess()
+        case .close:
+            close()
+            return
+        case .drain:
             drainLinger()
             return
-        case .closingAfterWrite:
-            if events.contains(.hangup) || events.contains(.error) {
-                close()
-                return
-            }
-        case .handling, .closed:
+        case .settle:
+            break
+        case .none:
             return
         }
         settle()
