@@ -41,7 +41,7 @@ extension APIHandler {
     /// Runs the request with the lock held, then commits whatever it wrote, with the rest of
     /// the turn's transaction (an endpoint that failed has already undone its own savepoint;
     /// the key's use stays recorded). For a request answered at once, outside a loop turn's
-    /// batch: one that waited for the lock, and the tests' `outcome(for:)`.
+    /// batch: one that waited for the lock.
     func executeHoldingLock(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
         let outcome = execute(prepared, record: &record)
         if let error = commitTurn() {

@@ -113,25 +113,6 @@ public final class APIHandler: HTTPHandler {
         var readsFirst: Bool { request.method == .get || request.method == .head }
     }
 
-    /// What to do with `request`, errors already turned into answers; a write lock held
-    /// elsewhere is `503` at once (the server waits for it in `handle` instead).
-    func outcome(for request: HTTPRequest, record: inout RequestRecord) -> Outcome {
-        if let file = WebFiles.answer(request.head) { return .respond(file) }
-        let prepared: Prepared
-        do {
-            prepared = try prepare(request, record: &record)
-        } catch {
-            return .respond(failure(error, &record))
-        }
-        guard prepared.endpoint.writes else { return execute(prepared, record: &record) }
-        switch takeWriteLock() {
-        case .held: return executeHoldingLock(prepared, record: &record)
-        case .busy where prepared.readsFirst: return execute(prepared, record: &record)
-        case .busy: return .respond(failure(StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds), &record, prepared))
-        case .unavailable: return execute(prepared, record: &record)
-        }
-    }
-
     /// Routing and whether the body is JSON: everything that needs no credential and no store.
     /// The contract refuses a body that is not JSON before it reads the credential
     /// (`rest-api.md#activity-log`), so that check comes first, but only as a scan of the

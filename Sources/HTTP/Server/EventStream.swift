@@ -5,6 +5,7 @@ import EventLoop
 /// never buffers without bound. A comment ping goes out after `pingInterval` of silence.
 public final class EventStream {
     weak var connection: HTTPConnection?
+    private let loop: EventLoop
     private let pingInterval: TimeSpan
     private var timer: LoopTimer?
     private var lastWrite: Instant
@@ -13,13 +14,15 @@ public final class EventStream {
     public var onClose: ((EventStream) -> Void)?
     public private(set) var isOpen = true
 
-    init(connection: HTTPConnection, pingInterval: TimeSpan) {
+    /// `connection` nil: a stream a test's recorder opened, which takes nothing.
+    init(connection: HTTPConnection?, loop: EventLoop, pingInterval: TimeSpan) {
         self.connection = connection
+        self.loop = loop
         self.pingInterval = pingInterval
-        lastWrite = connection.server.loop.now
+        lastWrite = loop.now
     }
 
-    func start(loop: EventLoop) {
+    func start() {
         timer = loop.schedule(after: pingInterval) { [weak self] in self?.pingIfQuiet() }
     }
 
@@ -51,12 +54,12 @@ public final class EventStream {
 
     private func write(_ bytes: [UInt8]) -> Bool {
         guard isOpen, let connection else { return false }
-        lastWrite = connection.server.loop.now
+        lastWrite = loop.now
         return connection.writeStream(bytes)
     }
 
     private func pingIfQuiet() {
-        guard isOpen, let loop = connection?.server.loop, let timer else { return }
+        guard isOpen, connection != nil, let timer else { return }
         let due = lastWrite + pingInterval
         if loop.now >= due {
             comment("ping")
@@ -70,7 +73,7 @@ public final class EventStream {
     func closed() {
         guard isOpen else { return }
         isOpen = false
-        if let timer, let loop = connection?.server.loop { loop.cancel(timer) }
+        if let timer { loop.cancel(timer) }
         timer = nil
         let onClose = self.onClose
         self.onClose = nil

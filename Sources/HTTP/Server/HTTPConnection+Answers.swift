@@ -6,7 +6,7 @@ extension HTTPConnection {
     // MARK: Answers
 
     func respond(_ response: HTTPResponse) {
-        guard state == .handling || state == .parked else { return }
+        guard state == .handling || state == .parked || state == .held else { return }
         encode(response)
         state = keepAlive ? .reading : .closingAfterWrite(linger: false)
     }
@@ -88,15 +88,26 @@ extension HTTPConnection {
 
     func park(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest {
         precondition(state == .handling, "park outside of handle")
-        let parked = ParkedRequest(request: request, connection: self)
+        let parked = ParkedRequest(request: request, owner: self)
         self.parked = parked
         state = .parked
-        parked.arm(loop: server.loop, timeout: timeout)
+        parked.arm(timeout: timeout)
         return parked
     }
 
+    /// The answer comes later in this turn (`HTTPResponder.parkUntilEndOfTurn`). Its answer
+    /// leaves as soon as it is given (`finishParked`): by then the turn's events are handled.
+    func holdUntilEndOfTurn(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest {
+        precondition(state == .handling, "holdUntilEndOfTurn outside of handle")
+        let held = ParkedRequest(request: request, owner: self)
+        parked = held
+        state = .held
+        held.arm(timeout: timeout)
+        return held
+    }
+
     func finishParked(_ response: HTTPResponse) {
-        guard state == .parked else { return }
+        guard state == .parked || state == .held else { return }
         parked = nil
         respond(response)
         flush()
@@ -126,7 +137,7 @@ extension HTTPConnection {
 
     func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)]) -> EventStream {
         precondition(state == .handling, "openEventStream outside of handle")
-        let stream = EventStream(connection: self, pingInterval: pingInterval)
+        let stream = EventStream(connection: self, loop: server.loop, pingInterval: pingInterval)
         self.stream = stream
         state = .streaming
         // No Content-Length: the stream ends with the connection.
@@ -136,7 +147,7 @@ extension HTTPConnection {
         output.appendCopying(expected: 256) { buffer in
             head.write(into: &buffer, contentLength: nil, keepAlive: false, requestVersion: requestVersion, date: server.currentDate())
         }
-        stream.start(loop: server.loop)
+        stream.start()
         return stream
     }
 

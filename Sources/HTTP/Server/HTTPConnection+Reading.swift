@@ -14,7 +14,7 @@ extension HTTPConnection {
         while state == .reading && !isBacklogFull && requestsLeftInTurn > 0 {
             if !pendingInput.isEmpty {
                 processPendingInput()
-                flushAtEndOfTurn()
+                flushAfterReading()
                 continue
             }
             guard reads < 16 else { break }
@@ -32,19 +32,11 @@ extension HTTPConnection {
                 return
             }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            handlingTime = .zero
             let used = process(bytes)
             if used < count && keepsUnprocessedInput() {
                 pendingInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
             }
-            // Quick answers leave at once: a client that gets them that fast is still busy
-            // with the previous ones and needs no wake-up, and holding them only makes it wait.
-            // Slower ones leave with the turn's others (`flushAtEndOfTurn`).
-            if handlingTime < Self.quickAnswer {
-                flush()
-            } else {
-                flushAtEndOfTurn()
-            }
+            flushAfterReading()
             // A short read drained the socket: asking again would only return EAGAIN (one
             // wasted system call per request). Level-triggered epoll reports what comes next.
             if count < buffer.count && !transport.hasBufferedInput { break }
@@ -110,7 +102,7 @@ extension HTTPConnection {
     /// last answer it is not, but it is drained before the close, or the close resets.
     func keepsUnprocessedInput() -> Bool {
         switch state {
-        case .reading, .parked, .streaming:
+        case .reading, .parked, .held, .streaming:
             return true
         case .closingAfterWrite:
             state = .closingAfterWrite(linger: true)
@@ -127,9 +119,7 @@ extension HTTPConnection {
         requestVersion = head.version
         isHeadRequest = head.method == .head
         let request = HTTPRequest(head: head, body: body, peer: peer, receivedAt: server.loop.now)
-        let started = server.loop.clock.now
-        server.handler.handle(request, HTTPResponder(connection: self, request: request))
-        handlingTime = handlingTime + (server.loop.clock.now - started)
+        server.handler.handle(request, HTTPResponder(answering: self, request: request))
         if state == .handling {
             Log.error("a handler returned without answering", ["method": head.method.name])
             respond(server.handler.refusal(status: 500, reason: "no answer"))

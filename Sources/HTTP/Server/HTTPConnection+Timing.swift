@@ -36,15 +36,27 @@ extension HTTPConnection {
         }
     }
 
+    /// After a read was handled: what it queued leaves at the end of the turn
+    /// (`flushAtEndOfTurn`), except the last answer of a connection that closes (a refusal,
+    /// an answer to `Connection: close`), which goes at once: no later request of that
+    /// client can share its wake-up. The rule depends only on what happened, never on how
+    /// long the handler took. An answer held for the turn's COMMIT leaves when it is given
+    /// (`finishParked`), which is already the end of the turn.
+    func flushAfterReading() {
+        if case .closingAfterWrite = state {
+            flush()
+        } else {
+            flushAtEndOfTurn()
+        }
+    }
+
     /// Sends what this turn's requests queued once the turn's events are handled, with the
     /// answers of every other connection, instead of after each request. While the server is
     /// slower than its clients, an answer sent at once wakes a client that went to sleep
     /// waiting for it (on loopback the send does the wake-up: a third of a `GET`'s time was
     /// there); sent together, one wake-up finds many answers. Redis writes its replies in
-    /// the same place (before the loop sleeps). Answers handled in under `quickAnswer` (a
-    /// `/health`, a refusal) are sent at once instead (`readAndProcess`): their client is
-    /// not asleep yet, and holding them measured slower. What has no bytes to send (a close
-    /// after the last answer) is done now.
+    /// the same place (before the loop sleeps). What has no bytes to send (a close after the
+    /// last answer) is done now.
     func flushAtEndOfTurn() {
         guard !output.isEmpty || producer != nil else {
             flush()
@@ -72,30 +84,12 @@ extension HTTPConnection {
 
     // MARK: Interest and timers
 
-    /// Makes the epoll interest and the deadline match the state.
+    /// Makes the epoll interest and the deadline match the state (`ConnectionWants` decides).
     func settle() {
-        // Output whose flush is scheduled for the end of this turn needs no writable event.
-        let pendingOutput = (!output.isEmpty || producer != nil) && !flushScheduled
-        var wanted: Interest
-        switch state {
-        case .reading:
-            // Kept input is taken up before the socket is read again (see `handleIO`).
-            wanted = isBacklogFull || !pendingInput.isEmpty ? [] : .readable
-            resumeOnALaterTurn()
-        case .parked where parked?.endsThisTurn == true:
-            // Answered before the loop sleeps: a readable event meanwhile waits for that turn.
-            wanted = interest.subtracting(.writable)
-        case .parked, .streaming:
-            wanted = .peerClosed
-        case .closingAfterWrite:
-            wanted = []
-        case .lingering:
-            wanted = .readable
-        case .handling, .closed:
-            return
-        }
-        if pendingOutput { wanted.insert(.writable) }
-        wanted.formUnion(transport.neededInterest)
+        if state == .reading { resumeOnALaterTurn() }
+        guard state != .closed else { return }
+        let facts = wantsFacts()
+        guard let wanted = ConnectionWants.interest(facts) else { return }
         if wanted != interest, let registration {
             do {
                 try server.loop.modify(registration, interest: wanted)
@@ -105,35 +99,7 @@ extension HTTPConnection {
                 return
             }
         }
-        updateDeadline(pendingOutput: pendingOutput)
-    }
-
-    func updateDeadline(pendingOutput: Bool) {
-        let config = server.configuration
-        let now = server.loop.now
-        var kind: DeadlineKind
-        var due: Instant?
-        switch state {
-        case .reading:
-            if parser.isReadingBody, let body = bodyDeadline {
-                (kind, due) = (.body, body.due(pause: config.bodyTimeout, minimumRate: config.bodyMinimumRate))
-            } else if !parser.isIdle || head != nil {
-                (kind, due) = (.header, requestStart + config.headerTimeout)
-            } else if !transport.isEstablished {
-                // `requestStart` is still the accept time: no request has begun.
-                (kind, due) = (.handshake, requestStart + config.headerTimeout)
-            } else {
-                (kind, due) = (.idle, now + config.idleTimeout)
-            }
-        case .lingering:
-            (kind, due) = (.linger, requestStart + config.lingerTimeout)
-        default:
-            (kind, due) = (.write, nil)
-        }
-        if pendingOutput {
-            let writeDue = lastWriteProgress + config.writeTimeout
-            if due == nil || writeDue < due! { (kind, due) = (.write, writeDue) }
-        }
+        let (kind, due) = ConnectionWants.deadline(facts, server.configuration)
         deadline = due
         deadlineKind = kind
         guard let due else { return }
@@ -144,17 +110,32 @@ extension HTTPConnection {
         }
     }
 
+    private func wantsFacts() -> ConnectionWants.Facts {
+        let config = server.configuration
+        let readingBody = state == .reading && parser.isReadingBody
+        return ConnectionWants.Facts(
+            state: state,
+            // Output whose flush is scheduled for the end of this turn needs no writable event.
+            pendingOutput: (!output.isEmpty || producer != nil) && !flushScheduled,
+            backlogFull: isBacklogFull, hasPendingInput: !pendingInput.isEmpty,
+            interest: interest, transportNeeds: transport.neededInterest,
+            transportEstablished: transport.isEstablished,
+            requestBegun: !parser.isIdle || head != nil,
+            bodyDue: readingBody ? bodyDeadline?.due(pause: config.bodyTimeout, minimumRate: config.bodyMinimumRate) : nil,
+            requestStart: requestStart, lastWriteProgress: lastWriteProgress, now: server.loop.now)
+    }
+
     func timerFired() {
         guard let deadline, state != .closed else { return }
         if server.loop.now < deadline {
             server.loop.reschedule(timer, at: deadline)
             return
         }
-        switch deadlineKind {
-        case .idle, .handshake, .write, .linger:
+        switch ConnectionWants.expiry(of: deadlineKind) {
+        case .close:
             close()
-        case .header, .body:
-            refuse(status: 408, reason: deadlineKind == .header ? "headers too slow" : "body too slow")
+        case .refuse(let reason):
+            refuse(status: 408, reason: reason)
             flush()
             settle()
         }

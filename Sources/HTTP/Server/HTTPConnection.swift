@@ -8,7 +8,7 @@ import Logging
 /// alive while it is registered. Its bytes go through a `Transport` (the socket, or TLS over
 /// it). The class is split by concern: reading and dispatch (`+Reading`), answers, parked
 /// requests and streams (`+Answers`), writing, interest and deadlines (`+Timing`).
-final class HTTPConnection: IOHandler {
+final class HTTPConnection: IOHandler, RequestAnswering {
     enum State: Equatable {
         /// Waiting for, or reading, a request.
         case reading
@@ -16,6 +16,9 @@ final class HTTPConnection: IOHandler {
         case handling
         /// The request is parked; the client is watched for going away.
         case parked
+        /// The answer is held to the end of this loop turn (the API's group commit): it comes
+        /// before the loop sleeps, so the epoll interest stays as it is.
+        case held
         /// An event stream owns the connection.
         case streaming
         /// The last answer is being written; then the connection closes.
@@ -26,7 +29,7 @@ final class HTTPConnection: IOHandler {
         case closed
     }
 
-    enum DeadlineKind { case idle, handshake, header, body, write, linger }
+    typealias DeadlineKind = ConnectionWants.DeadlineKind
 
     unowned let server: HTTPServer
     let transport: any Transport
@@ -67,10 +70,6 @@ final class HTTPConnection: IOHandler {
     /// The answers queued by this turn's reading wait for the end of the turn (`HTTPServer.
     /// flushAtEndOfTurn`); no writable interest is asked for them meanwhile.
     var flushScheduled = false
-    /// How long the handler took for the requests of the current read (see `readAndProcess`).
-    var handlingTime = TimeSpan.zero
-    /// Answers whose handling took less than this are sent at once.
-    static let quickAnswer = TimeSpan(nanoseconds: 5_000)
 
     /// The requests one connection handles per turn of the loop. Without a cap, one read of
     /// 64 KiB can hold 600 pipelined requests, all handled before any other connection is
@@ -89,39 +88,34 @@ final class HTTPConnection: IOHandler {
 
     // MARK: Events
 
+    /// An epoll event: the flush it asks for, then its step (`ConnectionWants`).
     func handleIO(_ events: IOEvents) {
-        // A hang-up or an error with answers waiting: the write reports it (and closes).
-        // (TLS may also need a read event to go on writing.)
-        if (!output.isEmpty || producer != nil) && (events.contains(.writable) || events.contains(.hangup) || events.contains(.error)
-                               || !transport.neededInterest.isEmpty) {
+        if ConnectionWants.flushes(on: events, hasOutput: !output.isEmpty || producer != nil,
+                                   transportNeeds: transport.neededInterest) {
             flush()
         }
-        switch state {
-        case .reading:
-            // Input kept while the answers were over the bound is taken up again here, on the
-            // writable event that drained them (the loop's doing, not a write's callback).
-            // So is input a TLS transport holds, and a read that waited for a writable event.
-            if !pendingInput.isEmpty || events.contains(.readable) || events.contains(.hangup) || events.contains(.error)
-                || transport.hasBufferedInput || (events.contains(.writable) && !transport.neededInterest.isEmpty) {
-                readAndProcess()
-            }
-        case .parked, .streaming:
-            if events.contains(.peerClosed) || events.contains(.hangup) || events.contains(.error) {
-                close()
-                return
-            }
-        case .lingering:
+        switch ConnectionWants.step(on: events, in: state, hasPendingInput: !pendingInput.isEmpty,
+                                    transportHasInput: transport.hasBufferedInput, transportNeeds: transport.neededInterest) {
+        case .read:
+            readAndProcess()
+        case .close:
+            close()
+            return
+        case .drain:
             drainLinger()
             return
-        case .closingAfterWrite:
-            if events.contains(.hangup) || events.contains(.error) {
-                close()
-                return
-            }
-        case .handling, .closed:
+        case .settle:
+            break
+        case .none:
             return
         }
         settle()
+    }
+
+    var loop: EventLoop { server.loop }
+
+    func refusal(status: Int, reason: String) -> HTTPResponse {
+        server.handler.refusal(status: status, reason: reason)
     }
 
     /// Answer bytes not sent yet (for tests of the bound).
@@ -151,7 +145,7 @@ final class HTTPConnection: IOHandler {
             if parser.isIdle && head == nil && output.isEmpty && producer == nil && pendingInput.isEmpty {
                 close()
             }
-        case .parked:
+        case .parked, .held:
             parked?.expire()
         case .streaming:
             endStream()

@@ -13,40 +13,53 @@ public protocol HTTPHandler: AnyObject {
     func refusal(status: Int, reason: String) -> HTTPResponse
 }
 
+/// Where the answer to one request goes: the connection that read it, or a test's recorder,
+/// which hands a handler's `handle` a responder without a socket (`HTTPResponder(answering:)`).
+/// Loop thread only.
+protocol RequestAnswering: AnyObject {
+    var loop: EventLoop { get }
+    func respond(_ response: HTTPResponse)
+    func park(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest
+    func holdUntilEndOfTurn(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest
+    func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)]) -> EventStream
+    /// The answer of a request `park` or `holdUntilEndOfTurn` gave.
+    func finishParked(_ response: HTTPResponse)
+    /// The answer when a parked request's owner did not answer in time.
+    func refusal(status: Int, reason: String) -> HTTPResponse
+}
+
 /// The way to answer one request. Valid only during `HTTPHandler.handle`; after that, use
 /// the `ParkedRequest` or `EventStream` it gave.
 public struct HTTPResponder {
-    unowned let connection: HTTPConnection
+    unowned let target: any RequestAnswering
     let request: HTTPRequest
 
-    init(connection: HTTPConnection, request: HTTPRequest) {
-        self.connection = connection
+    init(answering target: any RequestAnswering, request: HTTPRequest) {
+        self.target = target
         self.request = request
     }
 
     public func respond(_ response: HTTPResponse) {
-        connection.respond(response)
+        target.respond(response)
     }
 
     /// Holds the request open. It ends by `ParkedRequest.respond`, by its timer (`onTimeout`
     /// must then answer), when the server stops (the same `onTimeout`), or when the client goes
     /// away (`onCancel`).
     public func park(timeout: TimeSpan) -> ParkedRequest {
-        connection.park(request, timeout: timeout)
+        target.park(request, timeout: timeout)
     }
 
-    /// Parks a request whose answer comes before the loop sleeps again (the API's group
-    /// commit): the connection's epoll interest is left as it is, instead of being changed
-    /// for the wait and back for the answer (two `epoll_ctl` calls per request). `timeout`
-    /// only guards against a turn that never ends.
+    /// Holds an answer that leaves before the loop sleeps again (the API's group commit
+    /// answers after the turn's COMMIT). This is not a wait: the connection keeps its epoll
+    /// interest (no `epoll_ctl` for the hold and back for the answer) and sends the answer as
+    /// soon as it is given. `timeout` only guards against a turn that never ends.
     public func parkUntilEndOfTurn(timeout: TimeSpan) -> ParkedRequest {
-        let parked = connection.park(request, timeout: timeout)
-        parked.endsThisTurn = true
-        return parked
+        target.holdUntilEndOfTurn(request, timeout: timeout)
     }
 
     /// Answers `200` with `text/event-stream` and keeps the connection for events.
     public func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)] = []) -> EventStream {
-        connection.openEventStream(pingInterval: pingInterval, headers: headers)
+        target.openEventStream(pingInterval: pingInterval, headers: headers)
     }
 }

@@ -1,14 +1,17 @@
 @testable import API
 import DomainTestSupport
 import EventLoop
-import HTTP
+@testable import HTTP
 import JSON
 import Relaydeck
 import TestSupport
 import Testing
 
 /// An `APIHandler` over a migrated store, with a settable wall clock, a loop on a manual clock
-/// (its `now` drives the rate limits), and requests built from real heads.
+/// (its `now` drives the rate limits), and requests built from real heads. A request goes
+/// through `APIHandler.handle`, as the server sends it, to a responder that records the
+/// answer; the loop's turn then runs, so a write is answered after the turn's COMMIT (group
+/// commit), as in production.
 final class APIHarness {
     let directory = TemporaryDirectory()
     let clock = ManualClock()
@@ -20,6 +23,8 @@ final class APIHarness {
     var deletions = 0
     /// The peer of requests that name none.
     var peer: PeerAddress = .ip(bytes: [192, 0, 2, 1], port: 50_000)
+    /// The record of the last request the handler finished (its after-response hook).
+    private var lastRecord: RequestRecord?
 
     init(configuration: APIConfiguration = APIConfiguration(), storePath: String? = nil, store: Store? = nil,
          extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
@@ -29,6 +34,7 @@ final class APIHarness {
         services = Services(store: self.store, clock: clock, random: SeededRandom())
         handler = APIHandler(services: services, configuration: configuration, loop: loop, extraGroups: extraGroups)
         handler.onDeletion = { [unowned self] in self.deletions += 1 }
+        handler.afterResponse = { [unowned self] record in lastRecord = record }
     }
 
     deinit {
@@ -61,14 +67,22 @@ final class APIHarness {
         head += "\r\n"
         let request = HTTPRequest(head: try HTTPRequestHead(parsing: Array(head.utf8)), body: bodyBytes,
                                   peer: peer ?? self.peer, receivedAt: loop.now)
-        var record = RequestRecord(method: request.method, receivedAt: request.receivedAt,
-                                   receivedAtWallMillis: handler.wallMillis(at: request.receivedAt))
-        guard case .respond(let response) = handler.outcome(for: request, record: &record) else {
+        let responder = RecordingResponder(loop: loop)
+        lastRecord = nil
+        handler.handle(request, HTTPResponder(answering: responder, request: request))
+        // The end of the loop's turn: the queued work, the turn's COMMIT and its answers with it.
+        loop.runOnce(maxWait: .zero)
+        guard let response = responder.response, !responder.waits else {
+            // A wait or a stream: the client goes away, so the handler forgets its waiter.
+            responder.parked?.cancel()
+            responder.stream?.closed()
             throw HarnessError.notAnImmediateAnswer
         }
-        record.status = response.status
-        // As `handle` does once the answer is out: the activity entry and the hook.
-        handler.finish(record)
+        // A web file is answered before any record is made: it gets a blank one (no route,
+        // no principal), as the activity log has nothing of it.
+        var record = lastRecord ?? RequestRecord(method: request.method, receivedAt: request.receivedAt,
+                                                 receivedAtWallMillis: handler.wallMillis(at: request.receivedAt))
+        if lastRecord == nil { record.status = response.status }
         handler.flushActivity()
         return Answer(response: response, record: record)
     }
@@ -93,6 +107,53 @@ final class APIHarness {
         let id = try #require(json["key"]?["id"]?.stringValue)
         let secret = try #require(json["secret"]?.stringValue)
         return (id, secret)
+    }
+}
+
+/// The responder a harness request gets: it keeps the answer, and what parked or streamed.
+private final class RecordingResponder: RequestAnswering {
+    let loop: EventLoop
+    private(set) var response: HTTPResponse?
+    /// The request was parked for a wait, or opened a stream (not one held to the end of the
+    /// turn, whose answer comes with the turn).
+    private(set) var waits = false
+    private(set) var parked: ParkedRequest?
+    private(set) var stream: EventStream?
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    func respond(_ response: HTTPResponse) {
+        if self.response == nil { self.response = response }
+    }
+
+    func park(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest {
+        waits = true
+        let parked = ParkedRequest(request: request, owner: self)
+        parked.arm(timeout: timeout)
+        self.parked = parked
+        return parked
+    }
+
+    func holdUntilEndOfTurn(_ request: HTTPRequest, timeout: TimeSpan) -> ParkedRequest {
+        let held = ParkedRequest(request: request, owner: self)
+        held.arm(timeout: timeout)
+        parked = held
+        return held
+    }
+
+    func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)]) -> EventStream {
+        waits = true
+        let stream = EventStream(connection: nil, loop: loop, pingInterval: pingInterval)
+        self.stream = stream
+        return stream
+    }
+
+    func finishParked(_ response: HTTPResponse) {
+        respond(response)
+    }
+
+    func refusal(status: Int, reason: String) -> HTTPResponse {
+        APIError.refusal(status: status).response
     }
 }
 
