@@ -1,3 +1,4 @@
+import API
 import Crypto
 import EventLoop
 import Logging
@@ -40,9 +41,9 @@ extension ConfigReader {
         config.databasePath = value("DATABASE_PATH") ?? config.databasePath
         config.databaseSynchronous = try choice("DATABASE_SYNCHRONOUS", ["NORMAL", "FULL"], default: "NORMAL")
         config.publicURL = try origin("PUBLIC_URL", schemes: ["https", "http"])
-        config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: 600, in: Self.limitRange)
-        config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: 20, in: Self.limitRange)
-        config.rateLimitChallengesPerHour = try integer("RATE_LIMIT_CHALLENGES_PER_HOUR", default: 20, in: Self.limitRange)
+        config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: Limits.Rate.requests.count, in: Self.limitRange)
+        config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: Limits.Rate.accounts.count, in: Self.limitRange)
+        config.rateLimitChallengesPerHour = try integer("RATE_LIMIT_CHALLENGES_PER_HOUR", default: Limits.Rate.challenges.count, in: Self.limitRange)
         config.accountCreationOpen = try choice("ACCOUNT_CREATION", ["open", "closed"], default: "open") == "open"
         config.accountStorageLimit = try bytes("ACCOUNT_STORAGE_LIMIT", default: StorageQuota.defaultLimit, in: Self.storageLimitRange)
         config.trustedProxies = try trustedProxies()

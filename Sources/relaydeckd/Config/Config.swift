@@ -1,3 +1,4 @@
+import API
 import EventLoop
 import Logging
 import Relaydeck
@@ -52,12 +53,12 @@ struct Config: Sendable {
     /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).
     /// Nil: taken from each request's `Host` header.
     var publicURL: String?
-    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`, default 600, 1...1_000_000.
-    var rateLimitRequestsPerMinute = 600
-    /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`, default 20, 1...1_000_000.
-    var rateLimitAccountsPerHour = 20
-    /// `RATE_LIMIT_CHALLENGES_PER_HOUR`, default 20, 1...1_000_000.
-    var rateLimitChallengesPerHour = 20
+    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`, default the catalogue's (`Limits.Rate`), 1...1_000_000.
+    var rateLimitRequestsPerMinute = Limits.Rate.requests.count
+    /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`, default the catalogue's, 1...1_000_000.
+    var rateLimitAccountsPerHour = Limits.Rate.accounts.count
+    /// `RATE_LIMIT_CHALLENGES_PER_HOUR`, default the catalogue's, 1...1_000_000.
+    var rateLimitChallengesPerHour = Limits.Rate.challenges.count
     /// `ACCOUNT_CREATION`: `open` (default: anyone may `POST /v1/accounts`) or `closed`
     /// (`403`; the operator makes accounts with `relaydeckd account create`).
     var accountCreationOpen = true

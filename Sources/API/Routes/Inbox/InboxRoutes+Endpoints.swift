@@ -51,9 +51,7 @@ extension InboxRoutes {
         let taskID = body.read("task_id", .string)
         try body.check()
         guard let recipient, let text else { throw APIError.defect("a checked body lost its recipient or text") }
-        if case .limited(let seconds) = context.messageLimiter.take(principal.credentialID, now: context.nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        try context.messageLimiter.admit(principal.credentialID, now: context.nowMicros)
         let item = try inbox.send(principal, to: principal.keyID == nil ? .keyID(recipient) : .to(recipient),
                                   text: text, taskID: taskID)
         return Answers.object(201, capacity: 300 + item.text.utf8.count) { item.write(to: &$0) }
