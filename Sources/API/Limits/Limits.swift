@@ -1,3 +1,4 @@
+import HTTP
 import Relaydeck
 
 /// The one catalogue of the limits the contract and the README state (`overview.md#rate-limits`,
@@ -110,6 +111,29 @@ public enum Limits {
     public static let waitingCallsPerAccount = 4 * eventStreamsPerAccount
     /// `events.md#reconnect`: the 17th stream of one account ends its oldest (no refusal).
     public static let eventStreamsPerAccount = 16
+    /// `wait` and `wait_seconds` of every call that waits (inbox, question reads); outside it
+    /// the field is `422 validation_failed`.
+    public static let waitSeconds = 0...50
+
+    /// A list's `limit`: the sizes it takes (others are `422 validation_failed` on `limit`)
+    /// and the size without one.
+    public struct Page: Sendable {
+        public let name: String
+        public let sizes: ClosedRange<Int>
+        public let defaultSize: Int
+    }
+
+    /// `GET /v1/inbox` and `check_inbox`.
+    public static let inboxPage = Page(name: "inbox items", sizes: 1...50, defaultSize: 20)
+    /// `GET /v1/tasks` (the domain's filter holds the numbers: it also cuts by bytes).
+    public static let tasksPage = Page(name: "tasks", sizes: 1...TaskFilter.maxLimit, defaultSize: TaskFilter.defaultLimit)
+    /// `GET /v1/keys/{key_id}/activity`.
+    public static let activityPage = Page(name: "activity entries", sizes: ActivityLog.pageSizes, defaultSize: ActivityLog.defaultPageSize)
+
+    /// The HTTP layer's bounds on a request (`HTTPParserLimits`, below `API`, holds them and
+    /// answers them before routing): named here so the catalogue is whole. `413`, `414`, `431`,
+    /// each `bad_request`.
+    public static let requestBounds = HTTPParserLimits()
 
     /// A count the domain keeps (`overview.md#limits`): its number, read from the service that
     /// checks it, and the refusal the service's `DomainError` becomes.

@@ -1,4 +1,5 @@
 @testable import API
+import HTTP
 import Relaydeck
 import Testing
 
@@ -15,6 +16,11 @@ import Testing
         #expect(EventStreams.maxPerAccount == Limits.eventStreamsPerAccount)
         #expect(Limits.counts.map(\.value) == [20, 20, 1_000, 5_000, 20, 200, 200])
         #expect(Set(Limits.Rate.allCases.map(\.name)).count == Limits.Rate.allCases.count)
+        #expect(Limits.waitSeconds == 0...50 && QuestionRoutes.waitRange == Limits.waitSeconds)
+        let pages = [Limits.inboxPage, Limits.tasksPage, Limits.activityPage].map { "\($0.sizes) (\($0.defaultSize))" }
+        #expect(pages == ["1...50 (20)", "1...500 (100)", "1...100 (50)"])
+        let bounds = Limits.requestBounds
+        #expect([bounds.maxBodyBytes, bounds.maxTargetBytes, bounds.maxHeadBytes, bounds.maxHeaderCount] == [1_048_576, 8_192, 16_384, 100])
     }
 
     @Test("Only the three settings of the README replace a rate limit's count")
