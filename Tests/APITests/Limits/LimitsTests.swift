@@ -1,5 +1,6 @@
 @testable import API
 import HTTP
+import JSON
 import Relaydeck
 import Testing
 
@@ -94,5 +95,25 @@ import Testing
         }
         #expect(Limits.counts.filter { $0.refusal != nil }.map(\.name)
             == ["keys for each account", "devices for each account", "open tasks for each key", "pending questions for each key"])
+    }
+
+    /// The tool list writes its ranges as schema text (part of MCP's own files): it must say
+    /// what the catalogue checks.
+    @Test("The MCP tools' schemas state the catalogue's waits, pages and notify_user's rate")
+    func theToolSchemasAgreeWithTheCatalogue() throws {
+        func property(_ tool: String, _ name: String) throws -> JSON {
+            try #require(MCPToolCatalog.tool(named: tool)?.json["inputSchema"]?["properties"]?[name], "\(tool).\(name)")
+        }
+        for tool in ["check_inbox", "ask_user", "get_answer"] {
+            let wait = try property(tool, "wait_seconds")
+            #expect(wait["minimum"]?.int64Value == Int64(Limits.waitSeconds.lowerBound), "\(tool)")
+            #expect(wait["maximum"]?.int64Value == Int64(Limits.waitSeconds.upperBound), "\(tool)")
+        }
+        let inboxLimit = try property("check_inbox", "limit")
+        #expect(inboxLimit["maximum"]?.int64Value == Int64(Limits.inboxPage.sizes.upperBound))
+        #expect(inboxLimit["default"]?.int64Value == Int64(Limits.inboxPage.defaultSize))
+        #expect(try property("list_tasks", "limit")["maximum"]?.int64Value == Int64(Limits.tasksPage.sizes.upperBound))
+        let notify = try #require(MCPToolCatalog.tool(named: "notify_user")?.json["description"]?.stringValue)
+        #expect(notify.contains("\(Limits.Rate.notify.count) calls an \(Limits.Rate.notify.period.word)."))
     }
 }
