@@ -146,6 +146,20 @@ public enum Limits {
         let refusal: APIError?
     }
 
+    /// The text fields of `overview.md#limits` and their rules (the domain's `TextRule`: a
+    /// length in characters and a byte bound); a text outside is `422 validation_failed` on
+    /// the field, its message written from the rule (`TextProblem.message`).
+    public static let texts: [(field: String, rule: TextRule)] = [
+        ("task title", .taskTitle), ("task description", .taskDescription), ("task status_note", .statusNote),
+        ("key label", .keyLabel), ("notify_user title", .notificationTitle), ("notify_user body", .notificationBody),
+        ("question prompt", .questionPrompt), ("question option", .questionOption), ("typed answer", .typedAnswer),
+        ("message text", .messageText),
+    ]
+
+    /// `ACCOUNT_STORAGE_LIMIT`'s default: UTF-8 bytes of text one account may keep; a write
+    /// past it is `409 conflict` (`StorageQuota`, which the setting replaces).
+    public static let accountStorageBytes = StorageQuota.defaultLimit
+
     /// The count limits of `overview.md#limits`, in its order.
     public static let counts: [Count] = [
         Count(name: "keys for each account", value: Keys.maxPerAccount, refusal: .from(Keys.fullError)),

@@ -86,6 +86,20 @@ import Testing
         }
     }
 
+    @Test("The text rules are the contract's and each length refusal names its numbers")
+    func textRulesNameTheirNumbers() {
+        let lengths = Limits.texts.map { "\($0.field) \($0.rule.characters)" }
+        #expect(lengths == ["task title 1...200", "task description 0...20000", "task status_note 0...140", "key label 1...40",
+                            "notify_user title 1...100", "notify_user body 1...1000", "question prompt 1...300",
+                            "question option 1...30", "typed answer 1...1000", "message text 1...2000"])
+        for (field, rule) in Limits.texts {
+            let message = TextProblem.length(rule.characters).message
+            #expect(message.contains(TextRules.grouped(rule.characters.upperBound)), "\(field): \(message)")
+            #expect(TextProblem.tooManyBytes(rule.bytes).message.contains(TextRules.grouped(rule.bytes)), "\(field)")
+        }
+        #expect(Limits.accountStorageBytes == 256 * 1024 * 1024)
+    }
+
     @Test("Each count limit that refuses answers 409 conflict with a message naming its number")
     func countRefusalsNameTheirNumber() throws {
         for count in Limits.counts {
