@@ -130,10 +130,12 @@ public enum Limits {
     /// `GET /v1/keys/{key_id}/activity`.
     public static let activityPage = Page(name: "activity entries", sizes: ActivityLog.pageSizes, defaultSize: ActivityLog.defaultPageSize)
 
-    /// The HTTP layer's bounds on a request (`HTTPParserLimits`, below `API`, holds them and
-    /// answers them before routing): named here so the catalogue is whole. `413`, `414`, `431`,
-    /// each `bad_request`.
-    public static let requestBounds = HTTPParserLimits()
+    /// The HTTP server's defaults (`HTTPServerConfiguration`, below `API`, holds them and
+    /// answers them before routing): named here so the catalogue is whole. `maxConnections`
+    /// (`MAX_CONNECTIONS` replaces it; one more is `503 unavailable`, `Retry-After: 1`).
+    public static let server = HTTPServerConfiguration()
+    /// Its bounds on one request: `413`, `414`, `431`, each `bad_request`.
+    public static let requestBounds = server.parserLimits
 
     /// A count the domain keeps (`overview.md#limits`): its number, read from the service that
     /// checks it, and the refusal the service's `DomainError` becomes.

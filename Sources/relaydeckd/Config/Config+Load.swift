@@ -1,6 +1,7 @@
 import API
 import Crypto
 import EventLoop
+import HTTP
 import Logging
 import Relaydeck
 
@@ -71,7 +72,7 @@ extension ConfigReader {
         let level = try choice("LOG_LEVEL", LogLevel.allCases.map(\.name), default: "info")
         config.logLevel = LogLevel(name: level) ?? .info
         config.logFormat = try choice("LOG_FORMAT", ["text", "json"], default: "text") == "json" ? .json : .text
-        config.maxConnections = try integer("MAX_CONNECTIONS", default: 16384, in: Self.limitRange)
+        config.maxConnections = try integer("MAX_CONNECTIONS", default: Limits.server.maxConnections, in: Self.limitRange)
         config.headerTimeoutMillis = try milliseconds("HTTP_HEADER_TIMEOUT", default: 10_000, in: 50...3_600_000)
         config.idleTimeoutMillis = try milliseconds("HTTP_IDLE_TIMEOUT", default: 75_000, in: 50...86_400_000)
         config.shutdownTimeoutMillis = try milliseconds("SHUTDOWN_TIMEOUT", default: 5_000, in: 0...3_600_000)

@@ -1,5 +1,6 @@
 import API
 import EventLoop
+import HTTP
 import Logging
 import Relaydeck
 
@@ -92,8 +93,8 @@ struct Config: Sendable {
     var logLevel = LogLevel.info
     /// `LOG_FORMAT`: text (default) or json.
     var logFormat = LogFormat.text
-    /// `MAX_CONNECTIONS`, default 16384, 1...1_000_000.
-    var maxConnections = 16384
+    /// `MAX_CONNECTIONS`, default the HTTP server's (`Limits.server`), 1...1_000_000.
+    var maxConnections = Limits.server.maxConnections
     /// `HTTP_HEADER_TIMEOUT` in seconds with up to 3 decimals, default 10, 0.05...3600.
     var headerTimeoutMillis = 10_000
     /// `HTTP_IDLE_TIMEOUT` in seconds with up to 3 decimals, default 75, 0.05...86400.
