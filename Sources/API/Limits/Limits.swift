@@ -7,8 +7,9 @@ import Relaydeck
 /// target that knows both the numbers and the refusals (status and `code` are `APIError`s):
 /// the domain's count limits stay constants of their services, which refuse with a
 /// `DomainError` written from the same constant (the domain cannot import `API`), and this
-/// catalogue names them. The HTTP layer's bounds come from the operator's settings. A setting
-/// of the environment replaces a default here where the README says so, nowhere else.
+/// catalogue names them; so are the HTTP layer's, its configuration's defaults (`server`).
+/// A setting of the environment replaces a default here where the README says so, nowhere
+/// else: `RATE_LIMIT_*`, `MAX_CONNECTIONS`, `ACCOUNT_STORAGE_LIMIT`.
 public enum Limits {
     /// "So many per period" for each key of a `RateLimiter`; the case is also the limit's
     /// label under `relaydeck_rate_limit_refusals_total`.
