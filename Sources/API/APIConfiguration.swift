@@ -2,12 +2,12 @@ import EventLoop
 
 /// What the API takes from the operator's configuration.
 public struct APIConfiguration: Sendable {
-    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`
-    public var requestsPerMinute = 600
+    /// `RATE_LIMIT_REQUESTS_PER_MINUTE` (`Limits.Rate` holds the defaults)
+    public var requestsPerMinute = Limits.Rate.requests.count
     /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`
-    public var accountsPerHour = 20
+    public var accountsPerHour = Limits.Rate.accounts.count
     /// `RATE_LIMIT_CHALLENGES_PER_HOUR`
-    public var challengesPerHour = 20
+    public var challengesPerHour = Limits.Rate.challenges.count
     /// `ACCOUNT_CREATION`: false answers `POST /v1/accounts` and `POST /v1/attest/challenge`
     /// with `403`; the operator makes accounts with `relaydeckd account create`.
     public var accountCreationOpen = true

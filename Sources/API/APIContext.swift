@@ -15,10 +15,10 @@ final class APIContext {
     /// App Attest's verifier; nil while the check is off (or, fail closed, when its root
     /// certificate cannot be read: account creation then answers 500).
     let attestVerifier: AppAttestVerifier?
-    /// `overview.md#rate-limits`: 60 messages in one hour from one sender (the account or a
+    /// `overview.md#rate-limits`: messages in one hour from one sender (the account or a
     /// key), over `POST /v1/messages` and the MCP tool `send_message` alike.
     var messageLimiter: RateLimiter
-    /// 30 `notify_user` calls in one hour for each key.
+    /// `notify_user` calls in one hour for each key.
     var notifyLimiter: RateLimiter
     /// What every rate limit refused (`/metrics`).
     let limitRefusals = LimitRefusals()
@@ -42,8 +42,8 @@ final class APIContext {
         wakeups = Wakeups(loop: loop)
         activity = ActivityRecorder(log: services.activity, loop: loop)
         attestVerifier = configuration.appAttest?.makeVerifier()
-        messageLimiter = RateLimiter(limit: 60, periodMicros: 3_600_000_000, counting: (limitRefusals, .messages))
-        notifyLimiter = RateLimiter(limit: 30, periodMicros: 3_600_000_000, counting: (limitRefusals, .notify))
+        messageLimiter = RateLimiter(.messages, configuration: configuration, refusals: limitRefusals)
+        notifyLimiter = RateLimiter(.notify, configuration: configuration, refusals: limitRefusals)
     }
 
     /// The client address a per-address limit counts (`overview.md#rate-limits`), after the

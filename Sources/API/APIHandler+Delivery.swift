@@ -9,8 +9,8 @@ extension APIHandler {
         case parked(ParkedRequest)
     }
 
-    /// Carries out an outcome: answers, parks (`Wakeups.hasRoom`: 32 waiting calls per key,
-    /// 64 per account), or opens a stream; the record goes to the hook once the answer is out.
+    /// Carries out an outcome: answers, parks (when `Wakeups.admission` lets it), or opens a
+    /// stream; the record goes to the hook once the answer is out.
     func deliver(_ outcome: Outcome, to channel: Channel, record: RequestRecord) {
         var record = record
         switch outcome {
@@ -22,11 +22,10 @@ extension APIHandler {
             record.status = response.status
             finish(record)
         case .park(let wait):
-            guard context.wakeups.hasRoom(for: record.principal) else {
-                // `rest-api.md#wait-for-the-answer`: 32 waiting calls per key on one process,
-                // 64 for the account's token and sessions. An MCP tool decides before it parks;
-                // a refusal here would still be JSON-RPC.
-                let refusal = APIError.rateLimited(retryAfter: 1)
+            if let full = context.wakeups.admission(for: record.principal) {
+                // An MCP tool asks the same admission before it parks (and answers its own
+                // tool error); a refusal here would still be JSON-RPC, through `failed`.
+                let refusal = full.error
                 record.note(refusal)
                 deliver(.respond(wait.failed(refusal)), to: channel, record: record)
                 return

@@ -12,8 +12,7 @@ struct Gate {
 
     init(context: APIContext) {
         self.context = context
-        requestLimiter = RateLimiter(limit: context.configuration.requestsPerMinute, periodMicros: 60_000_000,
-                                     counting: (context.limitRefusals, .requests))
+        requestLimiter = RateLimiter(.requests, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
     /// The principal of the request's credential for `endpoint`; the record gets the
@@ -51,7 +50,7 @@ struct Gate {
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }
         if case .limited(let seconds) = decision {
-            throw APIError.rateLimited(retryAfter: seconds)
+            throw Limits.Rate.requests.refusal(retryAfter: seconds)
         }
         return principal
     }

@@ -11,6 +11,9 @@ struct RateLimiter {
     let capacity: Int
     /// Where its refusals are counted (`/metrics`), if anywhere.
     let counting: (LimitRefusals, LimitRefusals.Limit)?
+    /// Its limit in the catalogue (nil for a limiter a test makes by hand): the refusal of
+    /// `admit`.
+    let rate: Limits.Rate?
     private var arrivals: [String: Int64] = [:]
     private var insertsSinceSweep = 0
     private var lastSweep: Int64?
@@ -20,6 +23,17 @@ struct RateLimiter {
         self.counting = counting
         self.periodMicros = periodMicros
         self.capacity = capacity
+        rate = nil
+    }
+
+    /// The limiter of `rate`, with the operator's count where a setting gives one: the one
+    /// place a limiter of the server is made.
+    init(_ rate: Limits.Rate, configuration: APIConfiguration, refusals: LimitRefusals) {
+        limit = max(1, rate.count(in: configuration))
+        periodMicros = rate.period.micros
+        capacity = 100_000
+        counting = (refusals, rate)
+        self.rate = rate
     }
 
     private var interval: Int64 { max(1, periodMicros / Int64(limit)) }
@@ -37,6 +51,14 @@ struct RateLimiter {
         let decision = decide(key, now: now)
         if case .limited = decision, let (refusals, limit) = counting { refusals.refused(limit) }
         return decision
+    }
+
+    /// Counts one request for `key` at `now`, and throws the catalogue's refusal when it is
+    /// over the limit.
+    mutating func admit(_ key: String, now: Int64) throws(APIError) {
+        if case .limited(let seconds) = take(key, now: now) {
+            throw rate?.refusal(retryAfter: seconds) ?? .rateLimited(retryAfter: seconds)
+        }
     }
 
     private mutating func decide(_ key: String, now: Int64) -> Decision {

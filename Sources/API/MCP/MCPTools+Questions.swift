@@ -72,7 +72,7 @@ extension MCPTools {
         try reader.check()
         if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
         if case .limited(let seconds) = context.notifyLimiter.take(invocation.use.keyID, now: context.nowMicros) {
-            throw APIError(429, "rate_limited", "A key can call notify_user 30 times in one hour. Try again in \(seconds) seconds.")
+            throw Limits.Rate.notify.refusal(retryAfter: seconds)
         }
         var devices = 0
         if let push = services.push, let title, let body {

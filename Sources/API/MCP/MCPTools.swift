@@ -100,15 +100,10 @@ final class MCPTools {
     /// on one process, with the REST requests that wait), by the rule the delivery applies.
     /// A tool asks before it parks: `ask_user` still asks above it, the others fail as tools.
     func mayWait(_ use: KeyUse) -> Bool {
-        context.wakeups.hasRoom(for: .key(use))
+        context.wakeups.admission(for: .key(use)) == nil
     }
 
-    static let tooManyWaiting = {
-        var error = APIError(429, "rate_limited",
-                             "A key can have \(Wakeups.perKey) calls that wait at the same time. Call again with wait_seconds 0, or in 1 second.")
-        error.headers = [("Retry-After", "1")]
-        return error
-    }()
+    static let tooManyWaiting = WaitRefusal.keyFull.toolError
 
     /// A value written by a domain type's `write(to:)`, as JSON (the tools add to it).
     static func json(_ write: (inout JSONWriter) -> Void) throws -> JSON {

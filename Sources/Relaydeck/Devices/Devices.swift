@@ -7,6 +7,8 @@ import SQLite
 public final class Devices {
     /// `overview.md#limits`
     public static let maxPerAccount = 20
+    /// The refusal of the device past `maxPerAccount` (`409`), written from it.
+    public static let fullError = DomainError.conflict("An account can have \(maxPerAccount) devices.")
 
     private let store: Store
     private let clock: any Clock
@@ -37,7 +39,7 @@ public final class Devices {
                 defer { count.reset() }
                 guard let row = try count.nextRow() else { throw SQLiteError(code: 20, message: "count gave no row", sql: SQL.count) }
                 if try row.int("devices") >= Self.maxPerAccount {
-                    throw DomainError.conflict("An account can have \(Self.maxPerAccount) devices.")
+                    throw Self.fullError
                 }
             }
             if let token = device.apnsToken {

@@ -5,6 +5,8 @@ import SQLite
 public final class Keys {
     /// `overview.md#limits`
     public static let maxPerAccount = 20
+    /// The refusal of the key past `maxPerAccount` (`409`), written from it.
+    public static let fullError = DomainError.conflict("An account can have \(maxPerAccount) keys.")
     /// `last_used_at` changes one time in one minute at most (`rest-api.md#key`).
     public static let lastUsedResolutionMillis: Int64 = 60_000
 
@@ -39,7 +41,7 @@ public final class Keys {
             defer { count.reset() }
             guard let row = try count.nextRow() else { throw SQLiteError(code: 20, message: "count gave no row", sql: SQL.countLive) }
             if try row.int("live") >= Self.maxPerAccount {
-                throw DomainError.conflict("An account can have \(Self.maxPerAccount) keys.")
+                throw Self.fullError
             }
             try db.statement(SQL.insert).run(.text(key.id), .text(accountID), .text(label), .blob(secret.hash),
                                              .text(key.prefix), .text(key.last4), .integer(now))

@@ -10,6 +10,8 @@ import SQLite
 public final class Questions {
     /// `overview.md#limits`
     public static let maxPendingPerKey = 20
+    /// The refusal of the question past `maxPendingPerKey` (`409`), written from it.
+    public static let fullError = DomainError.conflict("A key can have \(maxPendingPerKey) pending questions.")
     public static let expiresIn = 60...86_400
     public static let defaultExpiresIn = 3_600
     public static let optionCount = 2...4
@@ -69,7 +71,7 @@ public final class Questions {
             }
             let pending = try db.count(SQL.countPending, .text(keyID))
             if pending >= Self.maxPendingPerKey {
-                throw DomainError.conflict("A key can have \(Self.maxPendingPerKey) pending questions.")
+                throw Self.fullError
             }
             let encoded = Self.encode(options)
             try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(question.prompt, encoded))

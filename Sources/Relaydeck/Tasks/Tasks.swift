@@ -98,7 +98,7 @@ public final class Tasks {
                       text: text, actor: .account).change
     }
 
-    static let openCapError = DomainError.conflict("A key can have \(TextRules.grouped(maxOpenPerKey)) open tasks.")
+    public static let openCapError = DomainError.conflict("A key can have \(TextRules.grouped(maxOpenPerKey)) open tasks.")
 
     static func actor(_ principal: Principal) -> Change.Actor {
         principal.keyID.map { .key($0) } ?? .account

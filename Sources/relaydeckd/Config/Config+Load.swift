@@ -1,5 +1,7 @@
+import API
 import Crypto
 import EventLoop
+import HTTP
 import Logging
 import Relaydeck
 
@@ -40,9 +42,9 @@ extension ConfigReader {
         config.databasePath = value("DATABASE_PATH") ?? config.databasePath
         config.databaseSynchronous = try choice("DATABASE_SYNCHRONOUS", ["NORMAL", "FULL"], default: "NORMAL")
         config.publicURL = try origin("PUBLIC_URL", schemes: ["https", "http"])
-        config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: 600, in: Self.limitRange)
-        config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: 20, in: Self.limitRange)
-        config.rateLimitChallengesPerHour = try integer("RATE_LIMIT_CHALLENGES_PER_HOUR", default: 20, in: Self.limitRange)
+        config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: Limits.Rate.requests.count, in: Self.limitRange)
+        config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: Limits.Rate.accounts.count, in: Self.limitRange)
+        config.rateLimitChallengesPerHour = try integer("RATE_LIMIT_CHALLENGES_PER_HOUR", default: Limits.Rate.challenges.count, in: Self.limitRange)
         config.accountCreationOpen = try choice("ACCOUNT_CREATION", ["open", "closed"], default: "open") == "open"
         config.accountStorageLimit = try bytes("ACCOUNT_STORAGE_LIMIT", default: StorageQuota.defaultLimit, in: Self.storageLimitRange)
         config.trustedProxies = try trustedProxies()
@@ -70,7 +72,7 @@ extension ConfigReader {
         let level = try choice("LOG_LEVEL", LogLevel.allCases.map(\.name), default: "info")
         config.logLevel = LogLevel(name: level) ?? .info
         config.logFormat = try choice("LOG_FORMAT", ["text", "json"], default: "text") == "json" ? .json : .text
-        config.maxConnections = try integer("MAX_CONNECTIONS", default: 16384, in: Self.limitRange)
+        config.maxConnections = try integer("MAX_CONNECTIONS", default: Limits.server.maxConnections, in: Self.limitRange)
         config.headerTimeoutMillis = try milliseconds("HTTP_HEADER_TIMEOUT", default: 10_000, in: 50...3_600_000)
         config.idleTimeoutMillis = try milliseconds("HTTP_IDLE_TIMEOUT", default: 75_000, in: 50...86_400_000)
         config.shutdownTimeoutMillis = try milliseconds("SHUTDOWN_TIMEOUT", default: 5_000, in: 0...3_600_000)

@@ -1,4 +1,6 @@
+import API
 import EventLoop
+import HTTP
 import Logging
 import Relaydeck
 
@@ -52,12 +54,12 @@ struct Config: Sendable {
     /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).
     /// Nil: taken from each request's `Host` header.
     var publicURL: String?
-    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`, default 600, 1...1_000_000.
-    var rateLimitRequestsPerMinute = 600
-    /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`, default 20, 1...1_000_000.
-    var rateLimitAccountsPerHour = 20
-    /// `RATE_LIMIT_CHALLENGES_PER_HOUR`, default 20, 1...1_000_000.
-    var rateLimitChallengesPerHour = 20
+    /// `RATE_LIMIT_REQUESTS_PER_MINUTE`, default the catalogue's (`Limits.Rate`), 1...1_000_000.
+    var rateLimitRequestsPerMinute = Limits.Rate.requests.count
+    /// `RATE_LIMIT_ACCOUNTS_PER_HOUR`, default the catalogue's, 1...1_000_000.
+    var rateLimitAccountsPerHour = Limits.Rate.accounts.count
+    /// `RATE_LIMIT_CHALLENGES_PER_HOUR`, default the catalogue's, 1...1_000_000.
+    var rateLimitChallengesPerHour = Limits.Rate.challenges.count
     /// `ACCOUNT_CREATION`: `open` (default: anyone may `POST /v1/accounts`) or `closed`
     /// (`403`; the operator makes accounts with `relaydeckd account create`).
     var accountCreationOpen = true
@@ -91,8 +93,8 @@ struct Config: Sendable {
     var logLevel = LogLevel.info
     /// `LOG_FORMAT`: text (default) or json.
     var logFormat = LogFormat.text
-    /// `MAX_CONNECTIONS`, default 16384, 1...1_000_000.
-    var maxConnections = 16384
+    /// `MAX_CONNECTIONS`, default the HTTP server's (`Limits.server`), 1...1_000_000.
+    var maxConnections = Limits.server.maxConnections
     /// `HTTP_HEADER_TIMEOUT` in seconds with up to 3 decimals, default 10, 0.05...3600.
     var headerTimeoutMillis = 10_000
     /// `HTTP_IDLE_TIMEOUT` in seconds with up to 3 decimals, default 75, 0.05...86400.

@@ -175,12 +175,12 @@ import Testing
     @Test func theAccountsOwnWaitingCallsAreCappedAt64AndAnEndedOneFreesItsPlace() throws {
         let id = try ask()
         var clients: [TestClient] = []
-        for _ in 0..<Wakeups.perAccount {
+        for _ in 0..<Limits.waitingCallsPerAccount {
             let client = api.loopback.connect()
             client.send(get("/v1/questions/\(id)?wait=50", token: token))
             clients.append(client)
         }
-        api.loopback.pump { api.handler.waitingCount == Wakeups.perAccount }
+        api.loopback.pump { api.handler.waitingCount == Limits.waitingCallsPerAccount }
         #expect(api.handler.waitingCount == 64)
         let refused = try #require(fresh(get("/v1/questions/\(id)?wait=50", token: token)))
         #expect(refused.status == 429 && refused.header("Retry-After") == "1")

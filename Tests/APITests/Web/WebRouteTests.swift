@@ -223,14 +223,14 @@ import WebAuthnTestSupport
 extension WebRouteTests {
     @Test func passkeyChallengesAndSignInAttemptsAreLimitedByAddress() throws {
         let harness = try APIHarness()
-        for _ in 0..<WebRoutes.challengesPerMinute {
+        for _ in 0..<Limits.Rate.webChallenges.count {
             #expect(try harness.send("POST", "/web/passkeys/authentication-options").status == 200)
         }
         let limited = try harness.send("POST", "/web/passkeys/authentication-options")
         #expect(limited.status == 429 && limited.header("Retry-After") != nil)
         // Another address still gets one.
         #expect(try harness.send("POST", "/web/passkeys/authentication-options", peer: .ip(bytes: [192, 0, 2, 9], port: 1)).status == 200)
-        for _ in 0..<WebRoutes.attemptsPerMinute {
+        for _ in 0..<Limits.Rate.webSignIn.count {
             #expect(try harness.send("POST", "/web/session", body: #"{"login_token": "mcl_x"}"#).status == 401)
         }
         #expect(try harness.send("POST", "/web/session", body: #"{"login_token": "mcl_x"}"#).status == 429)

@@ -58,8 +58,6 @@ extension AccountRoutes {
 
     /// Counts an account creation for the client's address.
     private func takeCreation(_ request: HTTPRequest) throws(APIError) {
-        if case .limited(let seconds) = creationLimiter.take(context.client(of: request).text, now: context.nowMicros) {
-            throw .rateLimited(retryAfter: seconds)
-        }
+        try creationLimiter.admit(context.client(of: request).text, now: context.nowMicros)
     }
 }

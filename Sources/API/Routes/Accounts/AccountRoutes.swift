@@ -11,8 +11,7 @@ final class AccountRoutes: RouteGroup {
 
     init(_ context: APIContext) {
         self.context = context
-        creationLimiter = RateLimiter(limit: context.configuration.accountsPerHour, periodMicros: 3_600_000_000,
-                                      counting: (context.limitRefusals, .accounts))
+        creationLimiter = RateLimiter(.accounts, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
     var routes: [Route] {

@@ -25,7 +25,7 @@ final class ActivityRoutes: RouteGroup {
     /// newest first. The query is checked before the key is looked up, as elsewhere.
     func list(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
         var query = call.queryReader()
-        let limit = query.read("limit", .int(ActivityLog.pageSizes)) ?? ActivityLog.defaultPageSize
+        let limit = query.read("limit", .int(Limits.activityPage.sizes)) ?? Limits.activityPage.defaultSize
         let cursor = query.read("cursor", .activityCursor)
         try query.check()
         // The entries still waiting for their batch are this server's newest: the page has them.

@@ -12,8 +12,7 @@ final class AttestRoutes: RouteGroup {
 
     init(_ context: APIContext) {
         self.context = context
-        challengeLimiter = RateLimiter(limit: context.configuration.challengesPerHour, periodMicros: 3_600_000_000,
-                                       counting: (context.limitRefusals, .challenges))
+        challengeLimiter = RateLimiter(.challenges, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
     var routes: [Route] {
@@ -32,9 +31,7 @@ final class AttestRoutes: RouteGroup {
     func challenge(_ call: Call) throws -> Outcome {
         guard context.configuration.accountCreationOpen else { throw APIError.accountCreationClosed }
         try Gate.checkAppCode(call.request, context: context)
-        if case .limited(let seconds) = challengeLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        try challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
         guard let challenge = context.challenges.issue(random: context.services.random,
                                                        nowMillis: context.services.clock.wallMillis) else {
             throw APIError.rateLimited(retryAfter: 60)

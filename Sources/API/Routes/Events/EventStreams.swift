@@ -8,7 +8,7 @@ import Relaydeck
 /// stream is a connection and a timer, not a thread: it costs its buffers only.
 final class EventStreams {
     /// `events.md#reconnect`: the 17th stream of one account ends its oldest.
-    static let maxPerAccount = 16
+    static let maxPerAccount = Limits.eventStreamsPerAccount
 
     /// Oldest first.
     private var byAccount: [String: [EventStream]] = [:]

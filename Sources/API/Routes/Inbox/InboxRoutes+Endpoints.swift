@@ -9,8 +9,8 @@ extension InboxRoutes {
     /// on a wake-up; the first takes the item and the others find nothing and wait on.
     func read(_ call: inout Call, _ use: KeyUse) throws -> Outcome {
         var query = call.queryReader()
-        let wait = query.read("wait", .int(0...50)) ?? 0
-        let limit = query.read("limit", .int(1...50)) ?? 20
+        let wait = query.read("wait", .int(Limits.waitSeconds)) ?? 0
+        let limit = query.read("limit", .int(Limits.inboxPage.sizes)) ?? Limits.inboxPage.defaultSize
         // A HEAD is answered by this GET, but must not use up what the agent has not seen.
         let markRead = (query.read("mark_read", .bool) ?? true) && call.request.method != .head
         try query.check()
@@ -51,9 +51,7 @@ extension InboxRoutes {
         let taskID = body.read("task_id", .string)
         try body.check()
         guard let recipient, let text else { throw APIError.defect("a checked body lost its recipient or text") }
-        if case .limited(let seconds) = context.messageLimiter.take(principal.credentialID, now: context.nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        try context.messageLimiter.admit(principal.credentialID, now: context.nowMicros)
         let item = try inbox.send(principal, to: principal.keyID == nil ? .keyID(recipient) : .to(recipient),
                                   text: text, taskID: taskID)
         return Answers.object(201, capacity: 300 + item.text.utf8.count) { item.write(to: &$0) }

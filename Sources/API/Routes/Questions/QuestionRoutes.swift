@@ -8,7 +8,7 @@ final class QuestionRoutes: RouteGroup {
     let context: APIContext
     var questions: Questions { context.services.questions }
     /// The longest `?wait=`, in seconds.
-    static let waitRange = 0...50
+    static let waitRange = Limits.waitSeconds
     /// Pending questions whose `expires_at` passed become `expired` within this (`rest-api.md#question`:
     /// within 10 seconds).
     static let expirySweep = TimeSpan.seconds(5)

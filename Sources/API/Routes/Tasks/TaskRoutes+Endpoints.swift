@@ -9,14 +9,14 @@ extension TaskRoutes {
         let keyID = Self.keyID(&query, principal)
         let statuses = query.list("status", count: 1...4, .choice) as [WorkTask.Status]?
         let priorities = query.list("priority", count: 1...4, .choice) as [WorkTask.Priority]?
-        let limit = query.read("limit", .int(1...TaskFilter.maxLimit))
+        let limit = query.read("limit", .int(Limits.tasksPage.sizes))
         var cursor: TaskCursor?
         if let text = query.read("cursor", .string) {
             cursor = TaskCursor(text: text)
             if cursor == nil { query.add("cursor", "Must be a next_cursor of this list.") }
         }
         try query.check()
-        let filter = TaskFilter(keyID: keyID, statuses: statuses, priorities: priorities, limit: limit ?? TaskFilter.defaultLimit)
+        let filter = TaskFilter(keyID: keyID, statuses: statuses, priorities: priorities, limit: limit ?? Limits.tasksPage.defaultSize)
         let (tasks, next) = try tasks.list(principal, filter, after: cursor)
         let expected = tasks.reduce(64) { $0 + $1.pageBytes }
         // A page of some size is written as the client reads it (`StreamedArray`).

@@ -13,18 +13,13 @@ final class WebRoutes: RouteGroup {
     let challenges = PasskeyChallenges()
     /// Sign-in attempts (a link, a token, a passkey) for each client address.
     var attemptLimiter: RateLimiter
-    static let attemptsPerMinute = 20
-    /// Passkey challenges for each client address: the challenges wait in memory for 5
-    /// minutes, so one address must not fill the book for everyone.
+    /// Passkey challenges for each client address (`Limits.Rate.webChallenges`).
     var challengeLimiter: RateLimiter
-    static let challengesPerMinute = 60
 
     init(_ context: APIContext) {
         self.context = context
-        attemptLimiter = RateLimiter(limit: WebRoutes.attemptsPerMinute, periodMicros: 60_000_000,
-                                     counting: (context.limitRefusals, .webSignIn))
-        challengeLimiter = RateLimiter(limit: WebRoutes.challengesPerMinute, periodMicros: 60_000_000,
-                                       counting: (context.limitRefusals, .webChallenges))
+        attemptLimiter = RateLimiter(.webSignIn, configuration: context.configuration, refusals: context.limitRefusals)
+        challengeLimiter = RateLimiter(.webChallenges, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
     var routes: [Route] {
@@ -78,16 +73,12 @@ final class WebRoutes: RouteGroup {
 
     /// One more sign-in attempt from the request's address; `429` past the limit.
     func countAttempt(_ call: Call) throws(APIError) {
-        if case .limited(let seconds) = attemptLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        try attemptLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
     }
 
     /// One more passkey challenge for the request's address; `429` past the limit.
     func countChallenge(_ call: Call) throws(APIError) {
-        if case .limited(let seconds) = challengeLimiter.take(context.client(of: call.request).text, now: context.nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        try challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
     }
 
     /// `201 {"session": ..., "account_id": ...}` with the cookie.

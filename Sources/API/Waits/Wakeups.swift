@@ -5,16 +5,8 @@ import Relaydeck
 /// after it committed; the waiters look again from the loop, after the request that made the
 /// change is answered, so a `poll` never runs inside another request's transaction. A
 /// committed `key.deleted` or `account.deleted` ends the calls of that key or account the
-/// same way. Loop thread only.
+/// same way. Who may park one more is `admission` (`WaitAdmission.swift`). Loop thread only.
 final class Wakeups {
-    /// Calls of one key that may wait at the same time (`overview.md#rate-limits`: 32 on one
-    /// server process, REST and MCP together).
-    static let perKey = 32
-    /// Calls of one account's own credentials (its token and web sessions) that may wait at
-    /// the same time. A person has several devices and tabs where an agent is one process:
-    /// four for each of the 16 event streams an account may hold (`events.md#reconnect`).
-    static let perAccount = 64
-
     private let loop: EventLoop
     private var waiters: [WakeTopic: [ObjectIdentifier: Waiter]] = [:]
     private var pending: [WakeTopic] = []
@@ -42,15 +34,6 @@ final class Wakeups {
 
     /// Parked calls the account's token and web sessions sent, waiting now.
     func count(ofAccount accountID: String) -> Int { countByAccount[accountID] ?? 0 }
-
-    /// Whether `principal` may have one more waiting call: the one rule for REST and MCP.
-    func hasRoom(for principal: Principal?) -> Bool {
-        switch principal {
-        case .key(let use)?: count(of: use.keyID) < Self.perKey
-        case .account(let accountID)?: count(ofAccount: accountID) < Self.perAccount
-        case nil: true
-        }
-    }
 
     func add(_ waiter: Waiter) {
         let id = ObjectIdentifier(waiter)
