@@ -157,6 +157,38 @@ def test_a_task_opens_with_its_markdown_and_the_person_changes_it(relaydeck, sig
     console.assert_clean()
 
 
+def test_an_answer_to_the_pages_own_change_that_arrives_after_a_newer_event_is_not_shown(relaydeck, signed_in, console):
+    # The answer to the page's PATCH and the stream's events travel apart. Here the answer is held
+    # until the agent's later change has come over the stream, then let through: the page keeps
+    # the newer task.
+    page, _, _, secret = signed_in
+    task = relaydeck.http.ok("POST", "/v1/tasks", {"title": "Race the stream"}, token=secret)
+    held = []
+
+    def hold(route):
+        if route.request.method != "PATCH":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    page.route(f"**/v1/tasks/{task['id']}", hold)
+    page.get_by_role("link", name="Race the stream").click()
+    expect(page.get_by_role("heading", name="Race the stream", level=1)).to_be_visible()
+    page.get_by_label("Priority").select_option("urgent")
+    page.get_by_role("button", name="Save changes").click()
+    # The page's own change reaches it over the stream while its answer is held.
+    expect(page.get_by_text("Urgent priority", exact=True)).to_be_visible()
+    relaydeck.http.ok("PATCH", f"/v1/tasks/{task['id']}", {"status_note": "Later words", "progress": 70}, token=secret)
+    expect(page.get_by_text("Later words")).to_be_visible()
+    assert len(held) == 1
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(page.get_by_role("status")).to_have_text("Changes saved.")
+    expect(page.get_by_text("Later words")).to_be_visible()
+    expect(page.get_by_text("Urgent priority", exact=True)).to_be_visible()
+    console.assert_clean()
+
+
 def test_the_page_reconnects_after_a_restart_and_fetches_what_it_missed(tmp_path, new_context, console):
     from browser_support import ServerProcess, start_relaydeck
     first = start_relaydeck(tmp_path)

@@ -13,6 +13,9 @@ export class Store {
     this.openTasks = new Map();
     this.questions = new Map();
     this.unread = new Map();
+    // The newest `updated_at` applied for each task, whether it came from the stream or from an
+    // answer to the page's own change: the two travel apart, so the older one can arrive last.
+    this.taskVersions = new Map();
     this.loaded = false;
     this.listeners = new Set();
     this.refreshing = null;
@@ -106,11 +109,14 @@ export class Store {
     switch (name) {
       case "task.created":
       case "task.updated":
+        if (this.isOlder(data.task)) return;
+        this.taskVersions.set(data.task.id, data.task.updated_at);
         if (OPEN.has(data.task.status)) this.openTasks.set(data.task.id, data.task);
         else this.openTasks.delete(data.task.id);
         break;
       case "task.deleted":
         this.openTasks.delete(data.task_id);
+        this.taskVersions.set(data.task_id, Infinity);
         break;
       case "key.created":
       case "key.updated":
@@ -133,6 +139,12 @@ export class Store {
         break;
     }
     this.emit(name, data);
+  }
+
+  /** Whether a newer copy of this task (or its deletion) was applied already. */
+  isOlder(task) {
+    const applied = this.taskVersions.get(task.id);
+    return applied !== undefined && task.updated_at < applied;
   }
 
   keyLabel(keyId) {

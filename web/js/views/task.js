@@ -15,6 +15,8 @@ import { taskDialog } from "./task-dialog.js";
 export function mount(main, params, { store, navigate }) {
   const id = params.get("id");
   let task = null;
+  // The newest copy an event brought before the task loaded.
+  let early = null;
   let deleting = false;
   const body = h("div", { class: "stack" });
   const questions = h("ul", { class: "list", "aria-label": "Questions about this task" });
@@ -103,7 +105,8 @@ export function mount(main, params, { store, navigate }) {
   }
 
   api("GET", `/v1/tasks/${enc(id)}`).then((loaded) => {
-    task = loaded;
+    // A change that arrived while the task loaded can be newer than the copy loaded.
+    task = early && early.updated_at >= loaded.updated_at ? early : loaded;
     replace(main, body);
     renderTask();
     const heading = main.querySelector("h1");
@@ -116,8 +119,13 @@ export function mount(main, params, { store, navigate }) {
   });
 
   return store.on((name, data) => {
-    if (!task) return;
-    if ((name === "task.updated" || name === "task.created") && data.task.id === id) {
+    const ours = (name === "task.updated" || name === "task.created") && data.task.id === id;
+    if (!task) {
+      if (ours && (!early || data.task.updated_at >= early.updated_at)) early = data.task;
+      return;
+    }
+    if (ours) {
+      if (data.task.updated_at < task.updated_at) return;
       const focused = document.activeElement?.id;
       task = data.task;
       renderTask();
