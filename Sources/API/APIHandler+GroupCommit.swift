@@ -32,7 +32,7 @@ extension APIHandler {
     /// turn's events are handled, before the loop sleeps.
     func openTurn() {
         turn = TurnCommit()
-        context.loop.runSoon { [weak self] in self?.commitTurn() }
+        context.loop.atEndOfTurn(.commit) { [weak self] in self?.commitTurn() }
     }
 
     /// Answers `outcome` now, or, while the turn has a transaction open, once it is committed.

@@ -6,8 +6,9 @@ import CLinux
 import Logging
 
 /// One epoll loop on one thread. It owns every registered descriptor's handler, the timers,
-/// and the work queued for "soon"; nothing in it is locked except the cross-thread queue of
-/// `EventLoopHandle`. Every method but those of the handle must be called on the loop thread.
+/// and the work queued for the end of each turn (`TurnPhase`); nothing in it is locked except
+/// the cross-thread queue of `EventLoopHandle`. Every method but those of the handle must be
+/// called on the loop thread.
 public final class EventLoop {
     public let clock: any Clock
     /// The time at the start of the current iteration. Reading it costs nothing, so handlers
@@ -18,7 +19,7 @@ public final class EventLoop {
     private var registrations: [Slot] = []
     private var nextGeneration: UInt32 = 1
     private var timers = TimerQueue()
-    private var soon: [() -> Void] = []
+    private var endOfTurn = TurnWork()
     private var stopped = false
     private var events: UnsafeMutableBufferPointer<epoll_event>
     /// Events reported in a turn that had used up `turnBudget` before reaching them; the next
@@ -149,10 +150,16 @@ public final class EventLoop {
 
     // MARK: Work
 
-    /// Runs `work` on this loop after the current event has been handled, before the loop
-    /// sleeps again (for what must follow a response, not delay it).
+    /// Runs `work` in `phase` of the current turn, after its events are handled and before the
+    /// loop sleeps again (`TurnPhase` gives the order).
+    public func atEndOfTurn(_ phase: TurnPhase, _ work: @escaping () -> Void) {
+        endOfTurn.append(phase, work)
+    }
+
+    /// Runs `work` on this loop once the current turn's phases are done, before the loop sleeps
+    /// again (for a result that must not be handed back inside its caller).
     public func runSoon(_ work: @escaping () -> Void) {
-        soon.append(work)
+        endOfTurn.append(.later, work)
     }
 
     /// Signals arrive as events on the loop instead of interrupting it. Blocks them for this
@@ -184,10 +191,11 @@ public final class EventLoop {
     }
 
     /// One iteration: wait for events (at most until the next timer, or `maxWait`), handle
-    /// them, then the work queued for soon, then each due timer followed by the work it queued.
+    /// them, then the end of the turn phase by phase (`TurnPhase`), then each due timer
+    /// followed by the phases of the work it queued.
     public func runOnce(maxWait: TimeSpan? = nil) {
         var timeout = Int32(-1)
-        if !soon.isEmpty || !deferred.isEmpty {
+        if !endOfTurn.isEmpty || !deferred.isEmpty {
             timeout = 0
         } else {
             var wait: TimeSpan? = maxWait
@@ -208,7 +216,7 @@ public final class EventLoop {
         // What the events queued first (the turn's COMMIT, its answers), then the timers, each
         // after the work the one before it queued: a timer never runs inside a turn that is
         // still open, so it never reads rows that a failing COMMIT then takes back.
-        runSoonQueue()
+        endTurn()
         runTimers()
     }
 
@@ -261,14 +269,13 @@ public final class EventLoop {
         let mark = timers.schedulingMark
         while let timer = timers.popExpired(now: now, scheduledBefore: mark) {
             timer.callback()
-            runSoonQueue()
+            endTurn()
         }
     }
 
-    private func runSoonQueue() {
-        while !soon.isEmpty {
-            let batch = soon
-            soon.removeAll(keepingCapacity: true)
+    /// Runs the queued phases, always the earliest that has work next.
+    private func endTurn() {
+        while let batch = endOfTurn.takeEarliest() {
             for work in batch { work() }
         }
     }

@@ -48,7 +48,7 @@ public final class PushDispatcher {
     public func kick() {
         guard !drainQueued, !stopped else { return }
         drainQueued = true
-        loop.runSoon { [weak self] in self?.drain() }
+        loop.atEndOfTurn(.pushes) { [weak self] in self?.drain() }
     }
 
     private func drain() {

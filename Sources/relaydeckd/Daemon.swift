@@ -39,7 +39,7 @@ final class Daemon {
         options.busyTimeoutMillis = 0
         store = Store(path: config.databasePath, options: options)
         // The reads of one loop turn share one read transaction (see `Store.endOfTurn`).
-        store.endOfTurn = { [loop] work in loop.runSoon(work) }
+        store.endOfTurn = { [loop] work in loop.atEndOfTurn(.endRead, work) }
         // WAL checkpoints (page copies and fsyncs) off the loop thread.
         store.checkpointInBackground()
         store.quota = StorageQuota(limit: config.accountStorageLimit)

@@ -173,6 +173,59 @@ final class RecordingHandler: IOHandler {
         loop.unregister(registration)
     }
 
+    /// The end of a turn runs phase by phase in `TurnPhase`'s order, whatever order the work
+    /// was queued in, and `runSoon` work comes after the phases.
+    @Test func theEndOfATurnRunsItsPhasesInOrderWhateverTheOrderTheyWereQueuedIn() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        var order: [TurnPhase] = []
+        loop.runSoon { order.append(.later) }
+        for phase in TurnPhase.allCases.reversed() where phase != .later {
+            loop.atEndOfTurn(phase) { order.append(phase) }
+        }
+        loop.runOnce(maxWait: .zero)
+        #expect(order == TurnPhase.allCases)
+    }
+
+    /// A phase's work that queues work for an earlier phase (a wake-up that reads opens a read
+    /// snapshot; a flush that finds a commit to make) has it run before any later phase.
+    @Test func workQueuedForAnEarlierPhaseRunsBeforeTheLaterPhases() throws {
+        let loop = try EventLoop(clock: ManualClock())
+        var order: [String] = []
+        loop.atEndOfTurn(.wake) {
+            order.append("wake")
+            loop.atEndOfTurn(.commit) { order.append("commit queued by wake") }
+            loop.atEndOfTurn(.wake) { order.append("wake queued by wake") }
+        }
+        loop.atEndOfTurn(.flush) {
+            order.append("flush")
+            loop.atEndOfTurn(.endRead) { order.append("end read queued by flush") }
+        }
+        loop.atEndOfTurn(.endRead) { order.append("end read") }
+        loop.runOnce(maxWait: .zero)
+        #expect(order == ["wake", "commit queued by wake", "wake queued by wake", "flush", "end read", "end read queued by flush"])
+    }
+
+    /// A due timer waits until every phase of the turn is done, the read snapshot's end
+    /// included, and the phases its own work queued run before the next timer.
+    @Test func dueTimersRunOnlyAfterEveryPhaseOfTheTurn() throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        var order: [String] = []
+        let first = loop.makeTimer {
+            order.append("timer 1")
+            loop.atEndOfTurn(.endRead) { order.append("end read of timer 1") }
+            loop.atEndOfTurn(.commit) { order.append("commit of timer 1") }
+        }
+        let second = loop.makeTimer { order.append("timer 2") }
+        loop.reschedule(first, at: clock.now)
+        loop.reschedule(second, at: clock.now + TimeSpan(nanoseconds: 1))
+        clock.advance(by: .milliseconds(1))
+        loop.atEndOfTurn(.endRead) { order.append("end read") }
+        loop.atEndOfTurn(.commit) { order.append("commit") }
+        loop.runOnce(maxWait: .zero)
+        #expect(order == ["commit", "end read", "timer 1", "commit of timer 1", "end read of timer 1", "timer 2"])
+    }
+
     @Test func workFromAnotherThreadWakesTheLoop() throws {
         let loop = try EventLoop()
         let handle = loop.handle

@@ -1,9 +1,11 @@
 import APNs
 import Clock
+import EventLoop
 import JSON
 @testable import PushDispatch
 import TestSupport
 @testable import Relaydeck
+import SQLite
 import Testing
 
 /// What the dispatcher does with APNs's answers, and that nothing pending is lost.
@@ -173,5 +175,57 @@ import Testing
         push.settle()
         #expect(push.sender.requests.count == 1)
         #expect(try push.outbox.jobCount() == 2)
+    }
+}
+
+/// Issue 19's hole, on the push side: the dispatcher's drain is queued for the turn's `pushes`
+/// phase, so a drain an earlier event of the turn queued (before a write turn opened) still
+/// runs after that turn's COMMIT. When the COMMIT fails, the drain finds no job and sends
+/// nothing; before, it ran first, inside the open transaction, and pushed a task that was
+/// then rolled back.
+@Suite struct PushDrainTurnTests {
+    @Test func aDrainQueuedBeforeAWriteTurnSendsNothingForAChangeWhoseCommitFails() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        push.settle()
+        // An earlier event of this turn kicked the dispatcher (an APNs answer, a timer's job).
+        push.dispatcher.kick()
+        // Then a write turn opens, as group commit opens one, with its COMMIT queued.
+        #expect(try push.store.tryBeginWrite() == .held)
+        push.hub.hold()
+        var commitError: (any Error)?
+        push.loop.atEndOfTurn(.commit) {
+            do {
+                try push.store.commitWrite()
+                push.hub.release()
+            } catch {
+                commitError = error
+                push.store.abandonWrite()
+                push.hub.discard()
+            }
+        }
+        // The turn's writes: a task that plans a push, and a row that makes the COMMIT fail
+        // (a key of no account, its foreign key checked only at COMMIT).
+        let task = try push.task(agent)
+        try push.store.write { db in
+            try db.execute("PRAGMA defer_foreign_keys = ON")
+            try db.execute("""
+                INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at)
+                VALUES ('key_orphan', 'acc_nobody', 'x', x'00', 'rd_', 'abcd', 0)
+                """)
+        }
+        push.settle()
+        #expect(commitError != nil, "the COMMIT did not fail")
+        #expect(push.sender.requests.isEmpty, "a push went out for a task that was rolled back")
+        #expect(try push.outbox.jobCount() == 0)
+        let kept = try push.store.read { db in
+            let statement = try db.statement("SELECT count(*) FROM tasks WHERE id = ?")
+            defer { statement.reset() }
+            try statement.bind(task.id, at: 1)
+            _ = try statement.step()
+            return statement.int64(0)
+        }
+        #expect(kept == 0)
     }
 }

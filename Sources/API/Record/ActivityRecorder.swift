@@ -47,7 +47,7 @@ final class ActivityRecorder {
             client: record.client, host: record.host))
         if pending.count >= Self.flushCount && !flushQueued {
             flushQueued = true
-            loop.runSoon { [weak self] in self?.flush() }
+            loop.atEndOfTurn(.record) { [weak self] in self?.flush() }
         }
     }
 

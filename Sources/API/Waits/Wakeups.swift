@@ -105,7 +105,7 @@ final class Wakeups {
     private func schedule() {
         guard !scheduled else { return }
         scheduled = true
-        loop.runSoon { [weak self] in self?.drain() }
+        loop.atEndOfTurn(.wake) { [weak self] in self?.drain() }
     }
 
     private func drain() {

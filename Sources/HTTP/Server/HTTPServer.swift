@@ -51,7 +51,7 @@ public final class HTTPServer {
 
     func flushAtEndOfTurn(_ connection: HTTPConnection) {
         if endOfTurnFlushes.isEmpty {
-            loop.runSoon(flushWork)
+            loop.atEndOfTurn(.flush, flushWork)
         }
         endOfTurnFlushes.append(connection)
     }

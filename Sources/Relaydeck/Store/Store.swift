@@ -24,7 +24,7 @@ public final class Store {
     /// text ask it inside their transaction.
     public var quota = StorageQuota()
     /// Runs work once the current loop turn's events are handled, before the loop sleeps
-    /// (the server sets it to `EventLoop.runSoon`). While set, the reads of one turn share
+    /// (the server queues it in the loop's `TurnPhase.endRead`). While set, the reads of one turn share
     /// one read transaction, ended there: SQLite otherwise takes and drops its WAL read lock
     /// (two `fcntl` calls and a look at the WAL index) for every statement, which was a
     /// tenth of a `GET /v1/tasks/{id}`. A write first ends it, so it never works from an
