@@ -73,8 +73,8 @@ extension ConfigReader {
         config.logLevel = LogLevel(name: level) ?? .info
         config.logFormat = try choice("LOG_FORMAT", ["text", "json"], default: "text") == "json" ? .json : .text
         config.maxConnections = try integer("MAX_CONNECTIONS", default: Limits.server.maxConnections, in: Self.limitRange)
-        config.headerTimeoutMillis = try milliseconds("HTTP_HEADER_TIMEOUT", default: 10_000, in: 50...3_600_000)
-        config.idleTimeoutMillis = try milliseconds("HTTP_IDLE_TIMEOUT", default: 75_000, in: 50...86_400_000)
+        config.headerTimeoutMillis = try milliseconds("HTTP_HEADER_TIMEOUT", default: Int(Limits.server.headerTimeout.milliseconds), in: 50...3_600_000)
+        config.idleTimeoutMillis = try milliseconds("HTTP_IDLE_TIMEOUT", default: Int(Limits.server.idleTimeout.milliseconds), in: 50...86_400_000)
         config.shutdownTimeoutMillis = try milliseconds("SHUTDOWN_TIMEOUT", default: 5_000, in: 0...3_600_000)
         return config
     }

@@ -95,10 +95,12 @@ struct Config: Sendable {
     var logFormat = LogFormat.text
     /// `MAX_CONNECTIONS`, default the HTTP server's (`Limits.server`), 1...1_000_000.
     var maxConnections = Limits.server.maxConnections
-    /// `HTTP_HEADER_TIMEOUT` in seconds with up to 3 decimals, default 10, 0.05...3600.
-    var headerTimeoutMillis = 10_000
-    /// `HTTP_IDLE_TIMEOUT` in seconds with up to 3 decimals, default 75, 0.05...86400.
-    var idleTimeoutMillis = 75_000
+    /// `HTTP_HEADER_TIMEOUT` in seconds with up to 3 decimals, default the HTTP server's (10),
+    /// 0.05...3600. It bounds the body's start too.
+    var headerTimeoutMillis = Int(Limits.server.headerTimeout.milliseconds)
+    /// `HTTP_IDLE_TIMEOUT` in seconds with up to 3 decimals, default the HTTP server's (75),
+    /// 0.05...86400.
+    var idleTimeoutMillis = Int(Limits.server.idleTimeout.milliseconds)
     /// `SHUTDOWN_TIMEOUT` in seconds with up to 3 decimals, default 5, 0...3600: how long
     /// open requests may finish after SIGTERM.
     var shutdownTimeoutMillis = 5_000
