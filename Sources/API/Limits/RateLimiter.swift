@@ -71,7 +71,7 @@ struct RateLimiter {
                 sweep(now: now)
             }
             if arrivals.count >= capacity {
-                return .limited(retryAfterSeconds: 60)
+                return .limited(retryAfterSeconds: Limits.tableFullRetryAfterSeconds)
             }
         }
         let arrival = max(known ?? now, now)

@@ -1,5 +1,6 @@
 @testable import API
 import HTTP
+import Crypto
 import JSON
 import Relaydeck
 import Testing
@@ -23,6 +24,20 @@ import Testing
         #expect(Limits.server.maxConnections == 16_384)
         let bounds = Limits.requestBounds
         #expect([bounds.maxBodyBytes, bounds.maxTargetBytes, bounds.maxHeadBytes, bounds.maxHeaderCount] == [1_048_576, 8_192, 16_384, 100])
+    }
+
+    @Test("Both challenge books keep the catalogue's number for five minutes, and a full one is 429 with Retry-After 60")
+    func challengeBooksAreTheCataloguesAndAFullOneIsRateLimited() {
+        #expect(ChallengeBook().capacity == Limits.challengesKept && PasskeyChallenges().capacity == Limits.challengesKept)
+        #expect(ChallengeBook.lifetimeMillis == 300_000 && PasskeyChallenges.lifetimeMillis == 300_000)
+        let full = Limits.challengesFull
+        #expect(full.status == 429 && full.code == "rate_limited")
+        #expect(full.headers.map { "\($0.name): \($0.value)" } == ["Retry-After: 60"])
+        let passkeys = PasskeyChallenges(capacity: 1)
+        let random = SystemRandom()
+        #expect(passkeys.issue(owner: "", random: random, nowMillis: 0) != nil)
+        #expect(passkeys.issue(owner: "", random: random, nowMillis: 299_999) == nil)
+        #expect(passkeys.issue(owner: "", random: random, nowMillis: 300_000) != nil)
     }
 
     @Test("Only the three settings of the README replace a rate limit's count")

@@ -34,7 +34,7 @@ final class AttestRoutes: RouteGroup {
         try challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
         guard let challenge = context.challenges.issue(random: context.services.random,
                                                        nowMillis: context.services.clock.wallMillis) else {
-            throw APIError.rateLimited(retryAfter: 60)
+            throw Limits.challengesFull
         }
         return Answers.object(capacity: 96) { writer in
             writer.beginObject()

@@ -7,14 +7,14 @@ import Relaydeck
 /// app asks for a new one. Times are the wall clock's, in milliseconds, so tests move them
 /// with the manual clock.
 final class ChallengeBook {
-    static let lifetimeMillis: Int64 = 300_000
+    static let lifetimeMillis = Limits.challengeLifetimeMillis
     /// The most challenges kept at once; a full book after a sweep refuses to give more, so a
     /// flood from many addresses cannot grow memory without bound.
     let capacity: Int
     private var expiries: [String: Int64] = [:]
     private var lastSweep: Int64?
 
-    init(capacity: Int = 100_000) {
+    init(capacity: Int = Limits.challengesKept) {
         self.capacity = capacity
     }
 

@@ -7,11 +7,11 @@ import Relaydeck
 /// account). Kept in memory on the loop thread: a restart forgets them, and the page asks
 /// again. Times are the wall clock's milliseconds, so tests move them with the manual clock.
 final class PasskeyChallenges {
-    static let lifetimeMillis: Int64 = 300_000
+    static let lifetimeMillis = Limits.challengeLifetimeMillis
     let capacity: Int
     private var pending: [[UInt8]: (owner: String, expiry: Int64)] = [:]
 
-    init(capacity: Int = 100_000) {
+    init(capacity: Int = Limits.challengesKept) {
         self.capacity = capacity
     }
 

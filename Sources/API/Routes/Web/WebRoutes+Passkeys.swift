@@ -25,7 +25,7 @@ extension WebRoutes {
         try countChallenge(call)
         guard let challenge = challenges.issue(owner: session.accountID, random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
-            throw APIError.rateLimited(retryAfter: 60)
+            throw Limits.challengesFull
         }
         return Answers.object(capacity: 768 + existing.count * 120) { writer in
             writer.beginObject()
@@ -148,7 +148,7 @@ extension WebRoutes {
         try countChallenge(call)
         guard let challenge = challenges.issue(owner: "", random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
-            throw APIError.rateLimited(retryAfter: 60)
+            throw Limits.challengesFull
         }
         return Answers.object(capacity: 256) { writer in
             writer.beginObject()
