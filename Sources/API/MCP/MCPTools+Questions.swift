@@ -3,19 +3,19 @@ import JSON
 import Relaydeck
 
 /// `ask_user`, `get_answer` (`mcp.md#ask-the-person`) and `notify_user`
-/// (`mcp.md#notify-the-person`). The two question tools wait as parked calls, like
-/// `GET /v1/questions/{question_id}?wait=`, never on a thread.
+/// (`mcp.md#notify-the-person`). The two question tools wait as parked calls, by the same
+/// `Wait.answer` as `GET /v1/questions/{question_id}?wait=`, never on a thread.
 extension MCPTools {
-    /// The fields of `POST /v1/questions`, and `wait_seconds` (default 30). Above the key's
-    /// 32 waiting calls the question is still asked and returned `pending`.
+    /// The fields of `POST /v1/questions` (`FieldReader.questionDraft`), and `wait_seconds`
+    /// (default 30). Above the key's 32 waiting calls the question is still asked and returned `pending`.
     func askUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let draft = QuestionRoutes.draft(&reader)
+        let draft = reader.questionDraft()
         let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
         try reader.check()
         guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
         let use = invocation.use
         let question = try services.questions.ask(accountID: use.accountID, keyID: use.keyID, draft)
-        let answer = try awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
+        let answer = awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
         guard case .wait(var held) = answer else { return answer }
         // The call asked a question: a result even when the wait ends with it still pending
         // (`rest-api.md#what-has-an-entry` leaves out only calls that only waited).
@@ -30,23 +30,23 @@ extension MCPTools {
         let id = try Self.requiredID("question_id", &reader)
         let question = try services.questions.get(.key(invocation.use.keyID), id: id)
         if question.status == .pending && wait > 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
-        return try awaitAnswer(invocation, question, wait: wait)
+        return awaitAnswer(invocation, question, wait: wait)
     }
 
-    private func awaitAnswer(_ invocation: Invocation, _ question: Question, wait: Int) throws -> Answer {
-        let outcome = QuestionRoutes.awaitAnswer(question, scope: .key(invocation.use.keyID), wait: wait,
-                                                 services: services) { question in
+    /// The question now when there is nothing to wait for, else its wait.
+    private func awaitAnswer(_ invocation: Invocation, _ question: Question, wait: Int) -> Answer {
+        let render = { (question: Question) -> HTTPResponse in
             do {
                 return invocation.reply(try Self.json(question.write), summary: Self.summary(question))
             } catch {
                 return invocation.replyFailure(APIError.from(error))
             }
         }
-        switch outcome {
-        case .park(let wait): return .wait(wait)
-        case .respond(let response): return .response(response)
-        case .stream: throw APIError.defect("a question opened a stream")
+        guard let held = Wait.answer(of: question, scope: .key(invocation.use.keyID), seconds: wait,
+                                     questions: services.questions, clock: services.clock, render: render) else {
+            return .response(render(question))
         }
+        return .wait(held)
     }
 
     /// What the agent does next, by `status` (`mcp.md#ask-the-person`).

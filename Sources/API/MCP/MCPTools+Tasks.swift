@@ -2,12 +2,13 @@ import HTTP
 import JSON
 import Relaydeck
 
-/// The task tools (`mcp.md#task-tools`): the services of `TaskRoutes`, the same rules. A Task
+/// The task tools (`mcp.md#task-tools`): the `Tasks` service and the readers of a task's fields
+/// that `TaskRoutes` uses too (`FieldReader+Tasks`), so the same rules. A Task
 /// in a result has its times in ISO 8601 too, and a task given to the agent is seen
 /// (`inbox.md#task-field`).
 extension MCPTools {
     func createTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let new = TaskRoutes.newTask(&reader, progress: false)
+        let new = reader.newTask(progress: false)
         try reader.check()
         guard let new else { throw APIError.defect("checked arguments lost their title") }
         let host = invocation.exchange.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
@@ -63,7 +64,7 @@ extension MCPTools {
         var reader = FieldReader(body: kept)
         let id = reader.read("task_id", .string)
         if id == nil { reader.require("task_id") }
-        let patch = TaskRoutes.patch(&reader)
+        let patch = reader.taskPatch()
         try reader.check()
         guard let id else { throw APIError.defect("checked arguments lost their task_id") }
         let task = try seen(invocation, try services.tasks.update(.key(invocation.use), taskID: id, patch))
