@@ -5,11 +5,12 @@ import Relaydeck
 /// `check_inbox`, `send_message` and `list_agents` (`inbox.md#mcp-tools`), on the services of
 /// `InboxRoutes`.
 extension MCPTools {
-    /// `wait_seconds` 0 to 50 (default 0), `limit` 1 to 50 (default 20), `mark_read` (default
-    /// true). The inbox line has the number after the call.
+    /// `wait_seconds` in `Limits.waitSeconds` (default 0), `limit` the sizes of
+    /// `Limits.inboxPage` (and its default), `mark_read` (default true). The inbox line has the
+    /// number after the call.
     func checkInbox(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let wait = reader.read("wait_seconds", .int(0...50)) ?? 0
-        let limit = reader.read("limit", .int(1...50)) ?? 20
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? 0
+        let limit = reader.read("limit", .int(Limits.inboxPage.sizes)) ?? Limits.inboxPage.defaultSize
         let markRead = reader.read("mark_read", .bool) ?? true
         try reader.check()
         if wait > 0 && invocation.unread == 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }

@@ -7,10 +7,11 @@ import Relaydeck
 /// `Wait.answer` as `GET /v1/questions/{question_id}?wait=`, never on a thread.
 extension MCPTools {
     /// The fields of `POST /v1/questions` (`FieldReader.questionDraft`), and `wait_seconds`
-    /// (default 30). Above the key's 32 waiting calls the question is still asked and returned `pending`.
+    /// (`Limits.waitSeconds`, default 30). Above the key's `Limits.waitingCallsPerKey` waiting
+    /// calls the question is still asked and returned `pending`.
     func askUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         let draft = reader.questionDraft()
-        let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Self.defaultWait
         try reader.check()
         guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
         let use = invocation.use
@@ -24,9 +25,9 @@ extension MCPTools {
     }
 
     /// A question of this key, held up to `wait_seconds` (default 30) while it is pending;
-    /// above the key's 32 waiting calls a wait is a tool error.
+    /// above the key's `Limits.waitingCallsPerKey` waiting calls a wait is a tool error.
     func getAnswer(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Self.defaultWait
         let id = try Self.requiredID("question_id", &reader)
         let question = try services.questions.get(.key(invocation.use.keyID), id: id)
         if question.status == .pending && wait > 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
@@ -59,8 +60,8 @@ extension MCPTools {
         }
     }
 
-    /// `mcp.md#notify-the-person`: 30 calls an hour for each key. One visible notification
-    /// to each device of the account with an `apns_token`, queued in the outbox in this
+    /// `mcp.md#notify-the-person`: `Limits.Rate.notify` (30 calls an hour) for each key. One
+    /// visible notification to each device of the account with an `apns_token`, queued in the outbox in this
     /// request's transaction and sent after the answer: `{"sent": true, "devices": N}`, or
     /// `{"sent": false, "devices": 0}` when push is off or no device has a token.
     func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {

@@ -96,8 +96,9 @@ final class MCPTools {
         }
     }
 
-    /// Whether the key may hold one more waiting call (`mcp.md#ask-the-person`: 32 per key
-    /// on one process, with the REST requests that wait), by the rule the delivery applies.
+    /// Whether the key may hold one more waiting call (`mcp.md#ask-the-person`:
+    /// `Limits.waitingCallsPerKey` on one process, with the REST requests that wait), by the
+    /// rule the delivery applies.
     /// A tool asks before it parks: `ask_user` still asks above it, the others fail as tools.
     func mayWait(_ use: KeyUse) -> Bool {
         context.wakeups.admission(for: .key(use)) == nil
