@@ -15,11 +15,7 @@ extension MCPTools {
         try reader.check()
         if wait > 0 && invocation.unread == 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
         let render = { (items: [InboxItem], unread: Int) -> HTTPResponse in
-            do {
-                return invocation.reply(try Self.inboxJSON(items, unread: unread), summary: Self.summary(items), unread: unread)
-            } catch {
-                return invocation.replyFailure(APIError.from(error))
-            }
+            invocation.reply(Self.written(items, unread: unread), summary: Self.summary(items), unread: unread)
         }
         let outcome = try InboxRoutes.awaitItems(invocation.use, inbox: services.inbox, wait: wait, limit: limit,
                                                  markRead: markRead, render: render)
@@ -45,13 +41,15 @@ extension MCPTools {
             throw APIError.rateLimited(retryAfter: seconds)
         }
         let item = try services.inbox.send(.key(use), to: .to(recipient), text: text, taskID: taskID)
-        return .result(try Self.json(item.write), summary: "Sent message \(item.id).")
+        return .result(Self.written { item.write(to: &$0) }, summary: "Sent message \(item.id).")
     }
 
     func listAgents(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         try reader.check()
         let keys = try services.keys.list(accountID: invocation.use.accountID)
-        let structured = try Self.json { InboxRoutes.writeAgents(keys, selfID: invocation.use.keyID, to: &$0) }
+        let structured = Self.written(capacity: 64 + keys.count * 200) {
+            InboxRoutes.writeAgents(keys, selfID: invocation.use.keyID, to: &$0)
+        }
         var summary = "\(keys.count) agent\(keys.count == 1 ? "" : "s"):"
         for key in keys {
             summary += "\n- \(key.id): \(key.label)\(key.id == invocation.use.keyID ? " (this agent)" : "")"
@@ -59,8 +57,18 @@ extension MCPTools {
         return .result(structured, summary: summary)
     }
 
-    static func inboxJSON(_ items: [InboxItem], unread: Int) throws -> JSON {
-        .object(JSONObject([("items", .array(try items.map { try json($0.write) })), ("unread", .number(JSONNumber(unread)))]))
+    /// `{"items": [...], "unread": N}`, each item as REST writes it.
+    static func written(_ items: [InboxItem], unread: Int) -> [UInt8] {
+        written(capacity: 64 + items.count * 400) { writer in
+            writer.beginObject()
+            writer.key("items")
+            writer.beginArray()
+            for item in items { item.write(to: &writer) }
+            writer.endArray()
+            writer.key("unread")
+            writer.int(unread)
+            writer.endObject()
+        }
     }
 
     /// One line per item: what it is and its text.

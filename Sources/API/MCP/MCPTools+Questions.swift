@@ -37,11 +37,7 @@ extension MCPTools {
     /// The question now when there is nothing to wait for, else its wait.
     private func awaitAnswer(_ invocation: Invocation, _ question: Question, wait: Int) -> Answer {
         let render = { (question: Question) -> HTTPResponse in
-            do {
-                return invocation.reply(try Self.json(question.write), summary: Self.summary(question))
-            } catch {
-                return invocation.replyFailure(APIError.from(error))
-            }
+            invocation.reply(Self.written { question.write(to: &$0) }, summary: Self.summary(question))
         }
         guard let held = Wait.answer(of: question, scope: .key(invocation.use.keyID), seconds: wait,
                                      questions: services.questions, clock: services.clock, render: render) else {
@@ -80,7 +76,14 @@ extension MCPTools {
             devices = try push.notifyUser(services.store, accountID: invocation.use.accountID, keyID: invocation.use.keyID,
                                           title: title.value, body: body.value, taskID: taskID)
         }
-        let structured = JSON.object(JSONObject([("sent", .bool(devices > 0)), ("devices", .number(JSONNumber(devices)))]))
+        let structured = Self.written { writer in
+            writer.beginObject()
+            writer.key("sent")
+            writer.bool(devices > 0)
+            writer.key("devices")
+            writer.int(devices)
+            writer.endObject()
+        }
         let summary = devices > 0
             ? "Sent to \(devices) device\(devices == 1 ? "" : "s")."
             : "Not sent: push is off on this server, or no device of the person has a push token."
