@@ -68,9 +68,7 @@ extension MCPTools {
         let taskID = reader.read("task_id", .string)
         try reader.check()
         if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
-        if case .limited(let seconds) = context.notifyLimiter.take(invocation.use.keyID, now: context.nowMicros) {
-            throw Limits.Rate.notify.refusal(retryAfter: seconds)
-        }
+        try context.notifyLimiter.admit(invocation.use.keyID, now: context.nowMicros)
         var devices = 0
         if let push = services.push, let title, let body {
             devices = try push.notifyUser(services.store, accountID: invocation.use.accountID, keyID: invocation.use.keyID,
