@@ -45,28 +45,40 @@ struct MCPContent {
         let principal = Principal.key(exchange.use)
         let tasks = context.services.tasks
         var streamed: StreamedArray?
-        let content: JSON
+        // The content is JSON text written once from the tasks (`MCPTask`); a streamed one is
+        // written by `streamed`, after the envelope, where its placeholder stands.
+        let text: String
         if uri == Self.openURI {
             let (open, next) = try openTasks(principal)
-            var members: [(key: String, value: JSON)] = []
             if StreamedArray.worthStreaming(expectedBytes: open.reduce(0) { $0 + $1.pageBytes }) {
-                var array = StreamedArray(count: open.count) { index, writer in MCPTools.writeTask(open[index], to: &writer) }
+                var array = StreamedArray(count: open.count) { index, writer in MCPTask.write(open[index], to: &writer) }
                 array.asStringContent = true
                 array.open = Array("{\"tasks\":[".utf8)
                 array.close = Array("]".utf8) + Self.rest(of: open.count, next)
                 streamed = array
+                text = array.placeholder
             } else {
-                members.append(("tasks", .array(try open.map(MCPTools.taskJSON))))
-                if let next { members += Self.truncation(shown: open.count, next) }
+                text = Self.text(capacity: open.reduce(64) { $0 + MCPTask.capacity($1) }) { writer in
+                    writer.beginObject()
+                    writer.key("tasks")
+                    writer.beginArray()
+                    for task in open { MCPTask.write(task, to: &writer) }
+                    writer.endArray()
+                    if let next {
+                        for member in Self.truncation(shown: open.count, next) {
+                            writer.key(member.key)
+                            writer.value(member.value)
+                        }
+                    }
+                    writer.endObject()
+                }
             }
-            // A streamed content is written by `streamed`, after the envelope.
-            content = .object(JSONObject(members))
         } else if uri.hasPrefix(Self.taskPrefix), uri.count > Self.taskPrefix.count {
-            content = try MCPTools.taskJSON(try tasks.get(principal, taskID: String(uri.dropFirst(Self.taskPrefix.count))))
+            let task = try tasks.get(principal, taskID: String(uri.dropFirst(Self.taskPrefix.count)))
+            text = Self.text(capacity: MCPTask.capacity(task)) { MCPTask.write(task, to: &$0) }
         } else {
             throw MCPError.invalidParams("Resource not found: \(FieldNames.shown(uri))", restCode: "not_found")
         }
-        let text = streamed?.placeholder ?? String(decoding: content.encoded(), as: UTF8.self)
         var result = JSONObject([("contents", .array([Self.entry([("uri", uri), ("mimeType", "application/json"), ("text", text)])]))])
         MCPRoutes.cacheable(&result, exchange, scope: "private", ttl: 0)
         let reply = exchange.reply(result)
@@ -107,6 +119,11 @@ struct MCPContent {
         writer.value(.object(JSONObject(truncation(shown: shown, next))))
         // `{"truncated":...}` without its `{`, after a comma.
         return Array(",".utf8) + writer.bytes.dropFirst()
+    }
+
+    /// JSON text, as the `text` of a content.
+    static func text(capacity: Int, _ write: (inout JSONWriter) -> Void) -> String {
+        String(decoding: MCPTools.written(capacity: capacity, write), as: UTF8.self)
     }
 
     static func entry(_ members: [(String, String)]) -> JSON {

@@ -14,6 +14,10 @@ struct MCPExchange {
     let server: MCPServerInfo
 
     func reply(_ result: JSONObject) -> HTTPResponse {
+        reply(MCPResult(result))
+    }
+
+    func reply(_ result: MCPResult) -> HTTPResponse {
         MCPReply.result(id: id, revision: revision, server: server.implementation, result)
     }
 

@@ -1,24 +1,38 @@
 import JSON
+import Relaydeck
 
 /// The eleven tools of `mcp.md#tools`, in its order (`2026-07-28/server/tools`: a server
 /// SHOULD list its tools in a deterministic order). Every argument states its type, range and
-/// default; the ranges are those of `overview.md#limits` and the REST routes.
+/// default; the numbers are written from what the REST routes check (`Limits`, the text rules,
+/// the domain's constants), so the schema text cannot drift from the checks.
 enum MCPToolCatalog {
     private static let status = #"{"type": "string", "enum": ["todo", "in_progress", "done", "cancelled"]}"#
     private static let priority = #"{"type": "string", "enum": ["low", "medium", "high", "urgent"]}"#
     private static let taskID = #"{"type": "string", "description": "A task ID (tsk_...) of this key."}"#
-    private static let waitSeconds = #"{"type": "integer", "minimum": 0, "maximum": 50, "default": 30, "description": "Hold the call until the status is not pending, for this many seconds at most."}"#
+    private static let waitSeconds = #"{"type": "integer", \#(range(Limits.waitSeconds)), "default": \#(MCPTools.defaultWait), "description": "Hold the call until the status is not pending, for this many seconds at most."}"#
     private static func listOf(_ item: String) -> String {
         #"{"description": "An array, or one string with commas between the values.", "anyOf": [{"type": "array", "items": \#(item), "minItems": 1, "maxItems": 4}, {"type": "string"}]}"#
     }
     private static let taskNotFound = "Call list_tasks to see the task IDs of this key."
+    private static let notify = Limits.Rate.notify
+
+    /// `"minimum": a, "maximum": b`.
+    private static func range(_ range: ClosedRange<Int>) -> String {
+        #""minimum": \#(range.lowerBound), "maximum": \#(range.upperBound)"#
+    }
+
+    /// A text rule's length: `"minLength"` (when it is above 0) and `"maxLength"`.
+    private static func lengths(_ rule: TextRule) -> String {
+        let least = rule.characters.lowerBound
+        return (least > 0 ? #""minLength": \#(least), "# : "") + #""maxLength": \#(rule.characters.upperBound)"#
+    }
 
     static let tools: [MCPTool] = [
         MCPTool("create_task", title: "Create a task",
                 "Create a task for a unit of work that takes more than a few minutes. The person sees it live in the app.",
                 input: MCPSchemas.object([
-                    ("title", #"{"type": "string", "minLength": 1, "maxLength": 200, "description": "One line."}"#),
-                    ("description", #"{"type": "string", "maxLength": 20000, "default": "", "description": "Markdown."}"#),
+                    ("title", #"{"type": "string", \#(lengths(.taskTitle)), "description": "One line."}"#),
+                    ("description", #"{"type": "string", \#(lengths(.taskDescription)), "default": "", "description": "Markdown."}"#),
                     ("priority", #"{"type": "string", "enum": ["low", "medium", "high", "urgent"], "default": "medium"}"#),
                     ("status", #"{"type": "string", "enum": ["todo", "in_progress", "done", "cancelled"], "default": "todo"}"#),
                     ("notify", #"{"type": "boolean", "default": true, "description": "Whether a change sends a visible notification."}"#),
@@ -28,7 +42,7 @@ enum MCPToolCatalog {
                 "List the tasks of this key, most recently updated first. If next_cursor is not null, call again with it as cursor.",
                 input: MCPSchemas.object([
                     ("status", listOf(status)), ("priority", listOf(priority)),
-                    ("limit", #"{"type": "integer", "minimum": 1, "maximum": 500, "default": 50}"#),
+                    ("limit", #"{"type": "integer", \#(range(Limits.tasksPage.sizes)), "default": \#(MCPTools.listLimit)}"#),
                     ("cursor", #"{"type": "string", "description": "The next_cursor of the previous call."}"#),
                 ]),
                 output: MCPSchemas.output([("tasks", #"{"type": "array", "items": \#(MCPSchemas.task)}"#),
@@ -42,13 +56,13 @@ enum MCPToolCatalog {
                 "Change a task. An argument that is null or not sent does not change the field; for progress and status_note, null clears it. status done sets progress to 100.",
                 input: MCPSchemas.object([
                     ("task_id", taskID),
-                    ("title", #"{"type": ["string", "null"], "minLength": 1, "maxLength": 200}"#),
-                    ("description", #"{"type": ["string", "null"], "maxLength": 20000}"#),
+                    ("title", #"{"type": ["string", "null"], \#(lengths(.taskTitle))}"#),
+                    ("description", #"{"type": ["string", "null"], \#(lengths(.taskDescription))}"#),
                     ("status", #"{"type": ["string", "null"], "enum": ["todo", "in_progress", "done", "cancelled", null]}"#),
                     ("priority", #"{"type": ["string", "null"], "enum": ["low", "medium", "high", "urgent", null]}"#),
                     ("notify", #"{"type": ["boolean", "null"]}"#),
-                    ("progress", #"{"type": ["integer", "null"], "minimum": 0, "maximum": 100}"#),
-                    ("status_note", #"{"type": ["string", "null"], "maxLength": 140, "description": "One short line: what you do now."}"#),
+                    ("progress", #"{"type": ["integer", "null"], \#(range(FieldReader.progress))}"#),
+                    ("status_note", #"{"type": ["string", "null"], \#(lengths(.statusNote)), "description": "One short line: what you do now."}"#),
                 ], required: ["task_id"]),
                 output: MCPSchemas.task, .writes(destructive: false, idempotent: true), notFoundHint: taskNotFound),
         MCPTool("delete_task", title: "Delete a task",
@@ -58,10 +72,10 @@ enum MCPToolCatalog {
                                           required: ["deleted", "task_id"]),
                 .writes(destructive: true, idempotent: false), notFoundHint: taskNotFound),
         MCPTool("notify_user", title: "Notify the person",
-                "Send one notification to each device of the person. Use it only when the person must act or must know now. 30 calls an hour.",
+                "Send one notification to each device of the person. Use it only when the person must act or must know now. \(notify.count) calls an \(notify.period.word).",
                 input: MCPSchemas.object([
-                    ("title", #"{"type": "string", "minLength": 1, "maxLength": 100}"#),
-                    ("body", #"{"type": "string", "minLength": 1, "maxLength": 1000}"#),
+                    ("title", #"{"type": "string", \#(lengths(.notificationTitle))}"#),
+                    ("body", #"{"type": "string", \#(lengths(.notificationBody))}"#),
                     ("task_id", taskID),
                 ], required: ["title", "body"]),
                 output: MCPSchemas.output([("sent", #"{"type": "boolean"}"#), ("devices", #"{"type": "integer", "minimum": 0}"#)],
@@ -70,11 +84,11 @@ enum MCPToolCatalog {
         MCPTool("ask_user", title: "Ask the person",
                 "Ask the person a question when a decision belongs to them, and wait for the answer. Do not guess the answer: if the status is still pending, call get_answer later.",
                 input: MCPSchemas.object([
-                    ("prompt", #"{"type": "string", "minLength": 1, "maxLength": 300}"#),
+                    ("prompt", #"{"type": "string", \#(lengths(.questionPrompt))}"#),
                     ("kind", #"{"type": "string", "enum": ["confirm", "choice", "text"], "default": "confirm"}"#),
-                    ("options", #"{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 30}, "minItems": 2, "maxItems": 4, "uniqueItems": true, "description": "Required for choice; not permitted for confirm and text."}"#),
+                    ("options", #"{"type": "array", "items": {"type": "string", \#(lengths(.questionOption))}, "minItems": \#(Questions.optionCount.lowerBound), "maxItems": \#(Questions.optionCount.upperBound), "uniqueItems": true, "description": "Required for choice; not permitted for confirm and text."}"#),
                     ("task_id", taskID),
-                    ("expires_in", #"{"type": "integer", "minimum": 60, "maximum": 86400, "default": 3600, "description": "Seconds until the question expires."}"#),
+                    ("expires_in", #"{"type": "integer", \#(range(Questions.expiresIn)), "default": \#(Questions.defaultExpiresIn), "description": "Seconds until the question expires."}"#),
                     ("wait_seconds", waitSeconds),
                 ], required: ["prompt"]),
                 output: MCPSchemas.question, .writes(destructive: false, idempotent: false), notFoundHint: taskNotFound),
@@ -88,8 +102,8 @@ enum MCPToolCatalog {
         MCPTool("check_inbox", title: "Check the inbox",
                 "Read what the person and other agents sent: assigned, changed and deleted tasks, answers, messages. A task_changed item with a cancelled status means: stop that work.",
                 input: MCPSchemas.object([
-                    ("wait_seconds", #"{"type": "integer", "minimum": 0, "maximum": 50, "default": 0, "description": "Hold the call until the inbox has an unread item, for this many seconds at most."}"#),
-                    ("limit", #"{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}"#),
+                    ("wait_seconds", #"{"type": "integer", \#(range(Limits.waitSeconds)), "default": 0, "description": "Hold the call until the inbox has an unread item, for this many seconds at most."}"#),
+                    ("limit", #"{"type": "integer", \#(range(Limits.inboxPage.sizes)), "default": \#(Limits.inboxPage.defaultSize)}"#),
                     ("mark_read", #"{"type": "boolean", "default": true}"#),
                 ]),
                 output: MCPSchemas.output([("items", #"{"type": "array", "items": \#(MCPSchemas.item)}"#),
@@ -100,7 +114,7 @@ enum MCPToolCatalog {
                 "Put a message into the inbox of a different agent of the same account.",
                 input: MCPSchemas.object([
                     ("to", #"{"type": "string", "description": "The key ID, or the exact label, of a different agent (see list_agents)."}"#),
-                    ("text", #"{"type": "string", "minLength": 1, "maxLength": 2000}"#),
+                    ("text", #"{"type": "string", \#(lengths(.messageText))}"#),
                     ("task_id", taskID),
                 ], required: ["to", "text"]),
                 output: MCPSchemas.item, .writes(destructive: false, idempotent: false),

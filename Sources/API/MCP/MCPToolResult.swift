@@ -6,22 +6,25 @@ import JSON
 /// how to correct the call. The inbox line ends the text of every result, errors too, when the
 /// key has unread items (`inbox.md#mcp-tools`); the structured result does not change.
 enum MCPToolResult {
-    static func success(_ structured: JSON, summary: String, unread: Int) -> JSONObject {
-        JSONObject([
+    /// `structured` is the JSON text of `structuredContent`, written by the tool straight
+    /// from the domain values (`MCPTools.written`).
+    static func success(_ structured: [UInt8], summary: String, unread: Int) -> MCPResult {
+        let members = JSONObject([
             ("content", text(summary, unread: unread)),
-            ("structuredContent", structured),
+            ("structuredContent", .null),
             ("isError", .bool(false)),
         ])
+        return MCPResult(members, prewritten: .init(key: "structuredContent", json: structured))
     }
 
     /// A tool error with the `code` the REST API gives (`rest-api.md#entry`), in the text a
     /// model reads and in `_meta` for a program.
-    static func failure(_ error: APIError, tool: MCPTool, unread: Int) -> JSONObject {
-        JSONObject([
+    static func failure(_ error: APIError, tool: MCPTool, unread: Int) -> MCPResult {
+        MCPResult(JSONObject([
             ("content", text("Error \(error.code): \(explanation(error, tool: tool))", unread: unread)),
             ("isError", .bool(true)),
             ("_meta", .object(JSONObject([("relaydeck/code", .string(error.code))]))),
-        ])
+        ]))
     }
 
     /// `Inbox: 2 unread. Call check_inbox.`

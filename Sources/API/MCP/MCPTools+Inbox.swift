@@ -5,20 +5,17 @@ import Relaydeck
 /// `check_inbox`, `send_message` and `list_agents` (`inbox.md#mcp-tools`), on the services of
 /// `InboxRoutes`.
 extension MCPTools {
-    /// `wait_seconds` 0 to 50 (default 0), `limit` 1 to 50 (default 20), `mark_read` (default
-    /// true). The inbox line has the number after the call.
+    /// `wait_seconds` in `Limits.waitSeconds` (default 0), `limit` the sizes of
+    /// `Limits.inboxPage` (and its default), `mark_read` (default true). The inbox line has the
+    /// number after the call.
     func checkInbox(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let wait = reader.read("wait_seconds", .int(0...50)) ?? 0
-        let limit = reader.read("limit", .int(1...50)) ?? 20
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? 0
+        let limit = reader.read("limit", .int(Limits.inboxPage.sizes)) ?? Limits.inboxPage.defaultSize
         let markRead = reader.read("mark_read", .bool) ?? true
         try reader.check()
         if wait > 0 && invocation.unread == 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
         let render = { (items: [InboxItem], unread: Int) -> HTTPResponse in
-            do {
-                return invocation.reply(try Self.inboxJSON(items, unread: unread), summary: Self.summary(items), unread: unread)
-            } catch {
-                return invocation.replyFailure(APIError.from(error))
-            }
+            invocation.reply(Self.written(items, unread: unread), summary: Self.summary(items), unread: unread)
         }
         let outcome = try InboxRoutes.awaitItems(invocation.use, inbox: services.inbox, wait: wait, limit: limit,
                                                  markRead: markRead, render: render)
@@ -40,17 +37,17 @@ extension MCPTools {
         try reader.check()
         guard let recipient, let text else { throw APIError.defect("checked arguments lost their to or text") }
         let use = invocation.use
-        if case .limited(let seconds) = context.messageLimiter.take(use.keyID, now: context.nowMicros) {
-            throw APIError.rateLimited(retryAfter: seconds)
-        }
+        try context.messageLimiter.admit(use.keyID, now: context.nowMicros)
         let item = try services.inbox.send(.key(use), to: .to(recipient), text: text, taskID: taskID)
-        return .result(try Self.json(item.write), summary: "Sent message \(item.id).")
+        return .result(Self.written { item.write(to: &$0) }, summary: "Sent message \(item.id).")
     }
 
     func listAgents(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         try reader.check()
         let keys = try services.keys.list(accountID: invocation.use.accountID)
-        let structured = try Self.json { InboxRoutes.writeAgents(keys, selfID: invocation.use.keyID, to: &$0) }
+        let structured = Self.written(capacity: 64 + keys.count * 200) {
+            InboxRoutes.writeAgents(keys, selfID: invocation.use.keyID, to: &$0)
+        }
         var summary = "\(keys.count) agent\(keys.count == 1 ? "" : "s"):"
         for key in keys {
             summary += "\n- \(key.id): \(key.label)\(key.id == invocation.use.keyID ? " (this agent)" : "")"
@@ -58,8 +55,18 @@ extension MCPTools {
         return .result(structured, summary: summary)
     }
 
-    static func inboxJSON(_ items: [InboxItem], unread: Int) throws -> JSON {
-        .object(JSONObject([("items", .array(try items.map { try json($0.write) })), ("unread", .number(JSONNumber(unread)))]))
+    /// `{"items": [...], "unread": N}`, each item as REST writes it.
+    static func written(_ items: [InboxItem], unread: Int) -> [UInt8] {
+        written(capacity: 64 + items.count * 400) { writer in
+            writer.beginObject()
+            writer.key("items")
+            writer.beginArray()
+            for item in items { item.write(to: &writer) }
+            writer.endArray()
+            writer.key("unread")
+            writer.int(unread)
+            writer.endObject()
+        }
     }
 
     /// One line per item: what it is and its text.

@@ -3,19 +3,20 @@ import JSON
 import Relaydeck
 
 /// `ask_user`, `get_answer` (`mcp.md#ask-the-person`) and `notify_user`
-/// (`mcp.md#notify-the-person`). The two question tools wait as parked calls, like
-/// `GET /v1/questions/{question_id}?wait=`, never on a thread.
+/// (`mcp.md#notify-the-person`). The two question tools wait as parked calls, by the same
+/// `Wait.answer` as `GET /v1/questions/{question_id}?wait=`, never on a thread.
 extension MCPTools {
-    /// The fields of `POST /v1/questions`, and `wait_seconds` (default 30). Above the key's
-    /// 32 waiting calls the question is still asked and returned `pending`.
+    /// The fields of `POST /v1/questions` (`FieldReader.questionDraft`), and `wait_seconds`
+    /// (`Limits.waitSeconds`, default 30). Above the key's `Limits.waitingCallsPerKey` waiting
+    /// calls the question is still asked and returned `pending`.
     func askUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let draft = QuestionRoutes.draft(&reader)
-        let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
+        let draft = reader.questionDraft()
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Self.defaultWait
         try reader.check()
         guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
         let use = invocation.use
         let question = try services.questions.ask(accountID: use.accountID, keyID: use.keyID, draft)
-        let answer = try awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
+        let answer = awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
         guard case .wait(var held) = answer else { return answer }
         // The call asked a question: a result even when the wait ends with it still pending
         // (`rest-api.md#what-has-an-entry` leaves out only calls that only waited).
@@ -24,29 +25,25 @@ extension MCPTools {
     }
 
     /// A question of this key, held up to `wait_seconds` (default 30) while it is pending;
-    /// above the key's 32 waiting calls a wait is a tool error.
+    /// above the key's `Limits.waitingCallsPerKey` waiting calls a wait is a tool error.
     func getAnswer(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let wait = reader.read("wait_seconds", .int(QuestionRoutes.waitRange)) ?? Self.defaultWait
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Self.defaultWait
         let id = try Self.requiredID("question_id", &reader)
         let question = try services.questions.get(.key(invocation.use.keyID), id: id)
         if question.status == .pending && wait > 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
-        return try awaitAnswer(invocation, question, wait: wait)
+        return awaitAnswer(invocation, question, wait: wait)
     }
 
-    private func awaitAnswer(_ invocation: Invocation, _ question: Question, wait: Int) throws -> Answer {
-        let outcome = QuestionRoutes.awaitAnswer(question, scope: .key(invocation.use.keyID), wait: wait,
-                                                 services: services) { question in
-            do {
-                return invocation.reply(try Self.json(question.write), summary: Self.summary(question))
-            } catch {
-                return invocation.replyFailure(APIError.from(error))
-            }
+    /// The question now when there is nothing to wait for, else its wait.
+    private func awaitAnswer(_ invocation: Invocation, _ question: Question, wait: Int) -> Answer {
+        let render = { (question: Question) -> HTTPResponse in
+            invocation.reply(Self.written { question.write(to: &$0) }, summary: Self.summary(question))
         }
-        switch outcome {
-        case .park(let wait): return .wait(wait)
-        case .respond(let response): return .response(response)
-        case .stream: throw APIError.defect("a question opened a stream")
+        guard let held = Wait.answer(of: question, scope: .key(invocation.use.keyID), seconds: wait,
+                                     questions: services.questions, clock: services.clock, render: render) else {
+            return .response(render(question))
         }
+        return .wait(held)
     }
 
     /// What the agent does next, by `status` (`mcp.md#ask-the-person`).
@@ -59,8 +56,8 @@ extension MCPTools {
         }
     }
 
-    /// `mcp.md#notify-the-person`: 30 calls an hour for each key. One visible notification
-    /// to each device of the account with an `apns_token`, queued in the outbox in this
+    /// `mcp.md#notify-the-person`: `Limits.Rate.notify` (30 calls an hour) for each key. One
+    /// visible notification to each device of the account with an `apns_token`, queued in the outbox in this
     /// request's transaction and sent after the answer: `{"sent": true, "devices": N}`, or
     /// `{"sent": false, "devices": 0}` when push is off or no device has a token.
     func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
@@ -71,15 +68,20 @@ extension MCPTools {
         let taskID = reader.read("task_id", .string)
         try reader.check()
         if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
-        if case .limited(let seconds) = context.notifyLimiter.take(invocation.use.keyID, now: context.nowMicros) {
-            throw Limits.Rate.notify.refusal(retryAfter: seconds)
-        }
+        try context.notifyLimiter.admit(invocation.use.keyID, now: context.nowMicros)
         var devices = 0
         if let push = services.push, let title, let body {
             devices = try push.notifyUser(services.store, accountID: invocation.use.accountID, keyID: invocation.use.keyID,
                                           title: title.value, body: body.value, taskID: taskID)
         }
-        let structured = JSON.object(JSONObject([("sent", .bool(devices > 0)), ("devices", .number(JSONNumber(devices)))]))
+        let structured = Self.written { writer in
+            writer.beginObject()
+            writer.key("sent")
+            writer.bool(devices > 0)
+            writer.key("devices")
+            writer.int(devices)
+            writer.endObject()
+        }
         let summary = devices > 0
             ? "Sent to \(devices) device\(devices == 1 ? "" : "s")."
             : "Not sent: push is off on this server, or no device of the person has a push token."

@@ -2,25 +2,25 @@ import HTTP
 import JSON
 import Relaydeck
 
-/// The task tools (`mcp.md#task-tools`): the services of `TaskRoutes`, the same rules. A Task
-/// in a result has its times in ISO 8601 too, and a task given to the agent is seen
-/// (`inbox.md#task-field`).
+/// The task tools (`mcp.md#task-tools`): the `Tasks` service and the readers of a task's fields
+/// that `TaskRoutes` uses, so the same rules. A Task in a result is written by `MCPTask` (its
+/// times in ISO 8601 too), and a task given to the agent is seen (`inbox.md#task-field`).
 extension MCPTools {
     func createTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let new = TaskRoutes.newTask(&reader, progress: false)
+        let new = reader.newTask(progress: false)
         try reader.check()
         guard let new else { throw APIError.defect("checked arguments lost their title") }
         let host = invocation.exchange.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
         let task = try services.tasks.create(.key(invocation.use), keyID: nil, new, host: host)
-        return .result(try Self.taskJSON(task), summary: "Created task \(task.id): \(Self.line(task)).")
+        return .result(Self.written(task), summary: "Created task \(task.id): \(Self.line(task)).")
     }
 
-    /// `status` and `priority` are arrays, or one string with commas; `limit` 1 to 500,
-    /// default 50.
+    /// `status` and `priority` are arrays, or one string with commas; `limit` the sizes of
+    /// `Limits.tasksPage`, default `listLimit`.
     func listTasks(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         let statuses = reader.list("status", count: 1...4, commaText: true, .choice) as [WorkTask.Status]?
         let priorities = reader.list("priority", count: 1...4, commaText: true, .choice) as [WorkTask.Priority]?
-        let limit = reader.read("limit", .int(1...TaskFilter.maxLimit)) ?? Self.listLimit
+        let limit = reader.read("limit", .int(Limits.tasksPage.sizes)) ?? Self.listLimit
         var cursor: TaskCursor?
         if let text = reader.read("cursor", .string) {
             cursor = TaskCursor(text: text)
@@ -33,11 +33,22 @@ extension MCPTools {
         let tasks = try services.tasks.markSeen(invocation.use, found)
         // A page of some size is written as the client reads it (`StreamedArray`).
         let streamed = StreamedArray.worthStreaming(expectedBytes: tasks.reduce(0) { $0 + $1.pageBytes })
-            ? StreamedArray(count: tasks.count) { index, writer in Self.writeTask(tasks[index], to: &writer) } : nil
-        let structured = JSON.object(JSONObject([
-            ("tasks", try streamed.map { .string($0.placeholder) } ?? .array(tasks.map(Self.taskJSON))),
-            ("next_cursor", next.map { .string($0.text) } ?? .null),
-        ]))
+            ? StreamedArray(count: tasks.count) { index, writer in MCPTask.write(tasks[index], to: &writer) } : nil
+        let capacity = streamed == nil ? tasks.reduce(64) { $0 + MCPTask.capacity($1) } : 256
+        let structured = Self.written(capacity: capacity) { writer in
+            writer.beginObject()
+            writer.key("tasks")
+            if let streamed {
+                writer.string(streamed.placeholder)
+            } else {
+                writer.beginArray()
+                for task in tasks { MCPTask.write(task, to: &writer) }
+                writer.endArray()
+            }
+            writer.key("next_cursor")
+            writer.string(next?.text)
+            writer.endObject()
+        }
         var summary = tasks.isEmpty ? "No tasks." : "\(tasks.count) task\(tasks.count == 1 ? "" : "s"):"
         for task in tasks { summary += "\n- \(task.id): \(Self.line(task))" }
         if let next { summary += "\nMore tasks follow: call list_tasks again with cursor \"\(next.text)\"." }
@@ -48,7 +59,7 @@ extension MCPTools {
     func getTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         let id = try Self.requiredID("task_id", &reader)
         let task = try seen(invocation, try services.tasks.get(.key(invocation.use), taskID: id))
-        return .result(try Self.taskJSON(task), summary: "Task \(task.id): \(Self.line(task)).")
+        return .result(Self.written(task), summary: "Task \(task.id): \(Self.line(task)).")
     }
 
     /// `mcp.md#task-tools`: an argument that is `null` or not sent does not change the field;
@@ -63,23 +74,31 @@ extension MCPTools {
         var reader = FieldReader(body: kept)
         let id = reader.read("task_id", .string)
         if id == nil { reader.require("task_id") }
-        let patch = TaskRoutes.patch(&reader)
+        let patch = reader.taskPatch()
         try reader.check()
         guard let id else { throw APIError.defect("checked arguments lost their task_id") }
         let task = try seen(invocation, try services.tasks.update(.key(invocation.use), taskID: id, patch))
-        return .result(try Self.taskJSON(task), summary: "Updated task \(task.id): \(Self.line(task)).")
+        return .result(Self.written(task), summary: "Updated task \(task.id): \(Self.line(task)).")
     }
 
     func deleteTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         let id = try Self.requiredID("task_id", &reader)
         try services.tasks.delete(.key(invocation.use), taskID: id)
-        let structured = JSON.object(JSONObject([("deleted", .bool(true)), ("task_id", .string(id))]))
+        let structured = Self.written { writer in
+            writer.beginObject()
+            writer.key("deleted")
+            writer.bool(true)
+            writer.key("task_id")
+            writer.string(id)
+            writer.endObject()
+        }
         return .result(structured, summary: "Deleted task \(id).")
     }
 
     /// The fields of `update_task` whose `null` clears them.
     static let clearable: Set = ["progress", "status_note"]
-    /// `mcp.md#tools`: `list_tasks` gives 50 tasks unless `limit` says otherwise.
+    /// `mcp.md#tools`: `list_tasks` gives 50 tasks unless `limit` says otherwise (REST's
+    /// `GET /v1/tasks` gives `Limits.tasksPage.defaultSize`).
     static let listLimit = 50
 
     private func seen(_ invocation: Invocation, _ task: WorkTask) throws -> WorkTask {
@@ -95,22 +114,9 @@ extension MCPTools {
         return id
     }
 
-    /// The Task object with `created_at_iso`, `updated_at_iso` and `completed_at_iso`.
-    static func taskJSON(_ task: WorkTask) throws -> JSON {
-        try json { writeTask(task, to: &$0) }
-    }
-
-    /// The same, written straight into an answer (a streamed page: no value tree per task).
-    static func writeTask(_ task: WorkTask, to writer: inout JSONWriter) {
-        writer.beginObject()
-        task.writeMembers(to: &writer)
-        writer.key("created_at_iso")
-        writer.string(ISO8601.text(millis: task.createdAt))
-        writer.key("updated_at_iso")
-        writer.string(ISO8601.text(millis: task.updatedAt))
-        writer.key("completed_at_iso")
-        writer.string(task.completedAt.map { ISO8601.text(millis: $0) })
-        writer.endObject()
+    /// A task as a tool's structured content.
+    static func written(_ task: WorkTask) -> [UInt8] {
+        written(capacity: MCPTask.capacity(task)) { MCPTask.write(task, to: &$0) }
     }
 
     /// `"Fix the login loop" (in_progress, high, 40%)`

@@ -3,20 +3,23 @@ import JSON
 import Relaydeck
 
 /// `tools/call` (`2026-07-28/server/tools#calling-tools`): finds the tool, reads its
-/// `arguments` with the REST surface's `FieldReader` and text rules, runs the same domain
-/// service as the REST route, and answers a `CallToolResult`. A domain error becomes a tool
-/// error with the REST `code` (`mcp.md#tools`), once, here.
+/// `arguments` with the REST surface's `FieldReader`, its readers of a task's and a question's
+/// fields (`FieldReader+Tasks`, `+Questions`) and its text rules, calls the same domain service
+/// as the REST route, and answers a `CallToolResult` whose `structuredContent` is written once,
+/// straight from the domain values (`written`). A domain error becomes a tool error with the
+/// REST `code` (`mcp.md#tools`), once, here.
 final class MCPTools {
     let context: APIContext
     var services: Services { context.services }
 
     /// What a tool gives back: a result now, or a wait (`ask_user`, `get_answer`,
-    /// `check_inbox`) that answers later with the same kind of result.
+    /// `check_inbox`) that answers later with the same kind of result. A result's structured
+    /// content is its JSON text (`written`).
     enum Answer {
-        case result(JSON, summary: String)
+        case result([UInt8], summary: String)
         /// A result with one large array in it, written as the client reads
-        /// (`StreamedArray`; `structured` holds its placeholder).
-        case streamed(JSON, summary: String, StreamedArray)
+        /// (`StreamedArray`; the structured content holds its placeholder).
+        case streamed([UInt8], summary: String, StreamedArray)
         /// An answer already written (a wait that did not need to wait).
         case response(HTTPResponse)
         case wait(Wait)
@@ -32,7 +35,7 @@ final class MCPTools {
 
         /// The JSON-RPC answer of a result that came later (a wait), with `unread` as the
         /// inbox line's number.
-        func reply(_ structured: JSON, summary: String, unread: Int? = nil) -> HTTPResponse {
+        func reply(_ structured: [UInt8], summary: String, unread: Int? = nil) -> HTTPResponse {
             exchange.reply(MCPToolResult.success(structured, summary: summary, unread: unread ?? self.unread))
         }
 
@@ -96,8 +99,9 @@ final class MCPTools {
         }
     }
 
-    /// Whether the key may hold one more waiting call (`mcp.md#ask-the-person`: 32 per key
-    /// on one process, with the REST requests that wait), by the rule the delivery applies.
+    /// Whether the key may hold one more waiting call (`mcp.md#ask-the-person`:
+    /// `Limits.waitingCallsPerKey` on one process, with the REST requests that wait), by the
+    /// rule the delivery applies.
     /// A tool asks before it parks: `ask_user` still asks above it, the others fail as tools.
     func mayWait(_ use: KeyUse) -> Bool {
         context.wakeups.admission(for: .key(use)) == nil
@@ -105,10 +109,11 @@ final class MCPTools {
 
     static let tooManyWaiting = WaitRefusal.keyFull.toolError
 
-    /// A value written by a domain type's `write(to:)`, as JSON (the tools add to it).
-    static func json(_ write: (inout JSONWriter) -> Void) throws -> JSON {
-        var writer = JSONWriter(capacity: 512)
+    /// A tool's structured content: JSON text written once by `write`, from the domain
+    /// values (a task with `MCPTask`, the others with their REST `write(to:)`).
+    static func written(capacity: Int = 512, _ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity)
         write(&writer)
-        return try JSONParser.parse(writer.bytes)
+        return writer.bytes
     }
 }

@@ -45,46 +45,20 @@ extension TaskRoutes {
         var body = call.bodyReader()
         if principal.keyID == nil { body.require("key_id") }
         let keyID = Self.keyID(&body, principal)
-        let new = Self.newTask(&body)
+        let new = body.newTask()
         try body.check()
         guard let new else { throw APIError.defect("a checked body lost its title") }
         let host = principal.keyID == nil ? nil : call.request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
         return Self.answer(try tasks.create(principal, keyID: keyID, new, host: host), status: 201)
     }
 
-    /// The fields of a new task; nil when `title` is missing or invalid (a problem is noted).
-    /// The MCP tool `create_task` reads the same fields but `progress` and `status_note`
-    /// (`mcp.md#tools`).
-    static func newTask(_ body: inout FieldReader, progress withProgress: Bool = true) -> NewTask? {
-        body.require("title")
-        let title = body.read("title", .text(.taskTitle))
-        let description = body.read("description", .text(.taskDescription))
-        let status = body.read("status", .choice) as WorkTask.Status?
-        let priority = body.read("priority", .choice) as WorkTask.Priority?
-        let notify = body.read("notify", .bool)
-        let progress = withProgress ? body.read("progress", .int(0...100)) : nil
-        let statusNote = withProgress ? body.read("status_note", .text(.statusNote)) : nil
-        guard let title else { return nil }
-        return NewTask(title: title, description: description, status: status, priority: priority, notify: notify,
-                       progress: progress, statusNote: statusNote)
-    }
-
     /// `PATCH /v1/tasks/{task_id}` (`rest-api.md#update-a-task`): absent fields stay; only
     /// `progress` and `status_note` accept `null`.
     func update(_ call: inout Call, _ principal: Principal) throws -> Outcome {
         var body = call.bodyReader()
-        let patch = Self.patch(&body)
+        let patch = body.taskPatch()
         try body.check()
         return Self.answer(try tasks.update(principal, taskID: try call.path("task_id"), patch))
-    }
-
-    /// The fields of a change (also the MCP tool `update_task`'s).
-    static func patch(_ body: inout FieldReader) -> TaskPatch {
-        TaskPatch(
-            title: body.read("title", .text(.taskTitle)), description: body.read("description", .text(.taskDescription)),
-            status: body.read("status", .choice), priority: body.read("priority", .choice), notify: body.read("notify", .bool),
-            progress: body.readNullable("progress", .int(0...100)).patch,
-            statusNote: body.readNullable("status_note", .text(.statusNote)).patch)
     }
 
     /// `key_id`: read for the account, a problem for an API key.
