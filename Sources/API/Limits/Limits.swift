@@ -138,6 +138,10 @@ public enum Limits {
     public static let inboxPage = Page(name: "inbox items", sizes: 1...50, defaultSize: 20)
     /// `GET /v1/tasks` (the domain's filter holds the numbers: it also cuts by bytes).
     public static let tasksPage = Page(name: "tasks", sizes: 1...TaskFilter.maxLimit, defaultSize: TaskFilter.defaultLimit)
+    /// `list_tasks` (`mcp.md`): the REST list's sizes, 50 without a `limit`.
+    public static let listTasksTool = Page(name: "tasks", sizes: tasksPage.sizes, defaultSize: 50)
+    /// `wait_seconds` of `ask_user` and `get_answer` without one (`mcp.md`), within `waitSeconds`.
+    public static let toolWaitSeconds = 30
     /// `GET /v1/keys/{key_id}/activity`.
     public static let activityPage = Page(name: "activity entries", sizes: ActivityLog.pageSizes, defaultSize: ActivityLog.defaultPageSize)
 

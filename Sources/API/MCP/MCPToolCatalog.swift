@@ -9,7 +9,7 @@ enum MCPToolCatalog {
     private static let status = #"{"type": "string", "enum": ["todo", "in_progress", "done", "cancelled"]}"#
     private static let priority = #"{"type": "string", "enum": ["low", "medium", "high", "urgent"]}"#
     private static let taskID = #"{"type": "string", "description": "A task ID (tsk_...) of this key."}"#
-    private static let waitSeconds = #"{"type": "integer", \#(range(Limits.waitSeconds)), "default": \#(MCPTools.defaultWait), "description": "Hold the call until the status is not pending, for this many seconds at most."}"#
+    private static let waitSeconds = #"{"type": "integer", \#(range(Limits.waitSeconds)), "default": \#(Limits.toolWaitSeconds), "description": "Hold the call until the status is not pending, for this many seconds at most."}"#
     private static func listOf(_ item: String) -> String {
         #"{"description": "An array, or one string with commas between the values.", "anyOf": [{"type": "array", "items": \#(item), "minItems": 1, "maxItems": 4}, {"type": "string"}]}"#
     }
@@ -42,7 +42,7 @@ enum MCPToolCatalog {
                 "List the tasks of this key, most recently updated first. If next_cursor is not null, call again with it as cursor.",
                 input: MCPSchemas.object([
                     ("status", listOf(status)), ("priority", listOf(priority)),
-                    ("limit", #"{"type": "integer", \#(range(Limits.tasksPage.sizes)), "default": \#(MCPTools.listLimit)}"#),
+                    ("limit", #"{"type": "integer", \#(range(Limits.listTasksTool.sizes)), "default": \#(Limits.listTasksTool.defaultSize)}"#),
                     ("cursor", #"{"type": "string", "description": "The next_cursor of the previous call."}"#),
                 ]),
                 output: MCPSchemas.output([("tasks", #"{"type": "array", "items": \#(MCPSchemas.task)}"#),

@@ -11,7 +11,7 @@ extension MCPTools {
     /// calls the question is still asked and returned `pending`.
     func askUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         let draft = reader.questionDraft()
-        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Self.defaultWait
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Limits.toolWaitSeconds
         try reader.check()
         guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
         let use = invocation.use
@@ -27,7 +27,7 @@ extension MCPTools {
     /// A question of this key, held up to `wait_seconds` (default 30) while it is pending;
     /// above the key's `Limits.waitingCallsPerKey` waiting calls a wait is a tool error.
     func getAnswer(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
-        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Self.defaultWait
+        let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Limits.toolWaitSeconds
         let id = try Self.requiredID("question_id", &reader)
         let question = try services.questions.get(.key(invocation.use.keyID), id: id)
         if question.status == .pending && wait > 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
@@ -87,7 +87,4 @@ extension MCPTools {
             : "Not sent: push is off on this server, or no device of the person has a push token."
         return .result(structured, summary: summary)
     }
-
-    /// `wait_seconds` of `ask_user` and `get_answer` unless the call says otherwise.
-    static let defaultWait = 30
 }

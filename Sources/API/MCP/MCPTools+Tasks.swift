@@ -16,11 +16,11 @@ extension MCPTools {
     }
 
     /// `status` and `priority` are arrays, or one string with commas; `limit` the sizes of
-    /// `Limits.tasksPage`, default `listLimit`.
+    /// `Limits.listTasksTool` (REST's sizes, 50 without one).
     func listTasks(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         let statuses = reader.list("status", count: 1...4, commaText: true, .choice) as [WorkTask.Status]?
         let priorities = reader.list("priority", count: 1...4, commaText: true, .choice) as [WorkTask.Priority]?
-        let limit = reader.read("limit", .int(Limits.tasksPage.sizes)) ?? Self.listLimit
+        let limit = reader.read("limit", .int(Limits.listTasksTool.sizes)) ?? Limits.listTasksTool.defaultSize
         var cursor: TaskCursor?
         if let text = reader.read("cursor", .string) {
             cursor = TaskCursor(text: text)
@@ -97,9 +97,6 @@ extension MCPTools {
 
     /// The fields of `update_task` whose `null` clears them.
     static let clearable: Set = ["progress", "status_note"]
-    /// `mcp.md#tools`: `list_tasks` gives 50 tasks unless `limit` says otherwise (REST's
-    /// `GET /v1/tasks` gives `Limits.tasksPage.defaultSize`).
-    static let listLimit = 50
 
     private func seen(_ invocation: Invocation, _ task: WorkTask) throws -> WorkTask {
         try services.tasks.markSeen(invocation.use, [task])[0]

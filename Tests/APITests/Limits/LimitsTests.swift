@@ -21,6 +21,7 @@ import Testing
         #expect(Limits.waitSeconds == 0...50 && QuestionRoutes.waitRange == Limits.waitSeconds)
         let pages = [Limits.inboxPage, Limits.tasksPage, Limits.activityPage].map { "\($0.sizes) (\($0.defaultSize))" }
         #expect(pages == ["1...50 (20)", "1...500 (100)", "1...100 (50)"])
+        #expect(Limits.listTasksTool.sizes == 1...500 && Limits.listTasksTool.defaultSize == 50 && Limits.toolWaitSeconds == 30)
         #expect(Limits.server.maxConnections == 16_384)
         let bounds = Limits.requestBounds
         #expect([bounds.maxBodyBytes, bounds.maxTargetBytes, bounds.maxHeadBytes, bounds.maxHeaderCount] == [1_048_576, 8_192, 16_384, 100])
