@@ -1,4 +1,4 @@
-import Relaydeck
+@testable import Relaydeck
 import Testing
 
 @Suite struct EventHubTests {
