@@ -11,11 +11,19 @@ import Relaydeck
 /// What does not change: a `2xx` still means committed (no answer of the turn leaves before
 /// the COMMIT; if it fails, every request of the turn gets `503`, and nothing of any of them is
 /// kept); each request's own writes are a savepoint inside the transaction, so a request that
-/// fails undoes only itself; subscribers see the changes only after the COMMIT (the hub holds
-/// them, as before). A read answered in the same turn after a write may have seen that write's
-/// rows, so its answer waits for the COMMIT too. A request that parks or opens a stream
-/// commits the turn first, then goes on as before.
+/// fails undoes only itself (with the changes it recorded); subscribers see the changes only
+/// after the COMMIT (the turn is one `UnitOfWork`: it keeps what its writes recorded until
+/// then, and drops it if the COMMIT fails). A read answered in the same turn after a write may
+/// have seen that write's rows, so its answer waits for the COMMIT too. A request that parks
+/// or opens a stream commits the turn first, then goes on as before.
 final class TurnCommit {
+    /// The turn's transaction and the changes recorded in it.
+    let work: UnitOfWork
+
+    init(work: UnitOfWork) {
+        self.work = work
+    }
+
     struct Waiting {
         let parked: ParkedRequest
         let response: HTTPResponse
@@ -30,8 +38,8 @@ final class TurnCommit {
 extension APIHandler {
     /// Called once the turn's transaction is open (`takeWriteLock`): it is committed once the
     /// turn's events are handled, before the loop sleeps.
-    func openTurn() {
-        turn = TurnCommit()
+    func openTurn(_ work: UnitOfWork) {
+        turn = TurnCommit(work: work)
         context.loop.atEndOfTurn(.commit) { [weak self] in self?.commitTurn() }
     }
 
@@ -66,14 +74,11 @@ extension APIHandler {
     func commitTurn() -> (any Error)? {
         guard let ending = turn else { return nil }
         turn = nil
-        let store = context.services.store
         var commitError: (any Error)?
         do {
-            try store.commitWrite()
-            context.services.hub.release()
+            // Publishes what the turn's writes recorded, in order; a failure keeps nothing.
+            try ending.work.commit()
         } catch {
-            store.abandonWrite()
-            context.services.hub.discard()
             commitError = error
         }
         for item in ending.waiting {

@@ -24,15 +24,11 @@ extension APIHandler {
         // The turn's transaction is open already: this request joins it.
         if turn != nil { return .held }
         do {
-            switch try context.services.store.tryBeginWrite() {
-            case .held:
-                // Changes wait for the COMMIT: a subscriber never sees one that rolls back.
-                context.services.hub.hold()
-                openTurn()
-                return .held
-            case .busy:
-                return .busy
-            }
+            // The unit of work keeps the changes for its COMMIT: a subscriber never sees one
+            // that rolls back.
+            guard let work = try context.services.store.tryBeginWork() else { return .busy }
+            openTurn(work)
+            return .held
         } catch {
             return .unavailable
         }

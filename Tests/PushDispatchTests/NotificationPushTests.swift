@@ -170,24 +170,20 @@ import Testing
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID)
-        // As the API runs a writing request: one transaction around the service's savepoint.
-        #expect(try push.store.tryBeginWrite() == .held)
-        push.hub.hold()
+        // As the API runs a writing request: the turn's unit of work around the service's savepoint.
+        let undone = try #require(try push.store.tryBeginWork())
         _ = try push.task(agent)
         #expect(try push.rowCount("push_jobs") == 1)
-        push.store.abandonWrite()
-        push.hub.discard()
+        undone.rollBack()
         push.settle()
         #expect(try push.outbox.jobCount() == 0)
         #expect(push.sender.requests.isEmpty)
 
-        #expect(try push.store.tryBeginWrite() == .held)
-        push.hub.hold()
+        let kept = try #require(try push.store.tryBeginWork())
         _ = try push.task(agent)
         // Nothing leaves while the request runs; the drain waits for the loop.
         #expect(push.sender.requests.isEmpty)
-        try push.store.commitWrite()
-        push.hub.release()
+        try kept.commit()
         push.settle()
         #expect(push.sender.requests.count == 1)
     }

@@ -192,18 +192,11 @@ import Testing
         // An earlier event of this turn kicked the dispatcher (an APNs answer, a timer's job).
         push.dispatcher.kick()
         // Then a write turn opens, as group commit opens one, with its COMMIT queued.
-        #expect(try push.store.tryBeginWrite() == .held)
-        push.hub.hold()
+        let work = try #require(try push.store.tryBeginWork())
         var commitError: (any Error)?
         push.loop.atEndOfTurn(.commit) {
-            do {
-                try push.store.commitWrite()
-                push.hub.release()
-            } catch {
-                commitError = error
-                push.store.abandonWrite()
-                push.hub.discard()
-            }
+            // As `commitTurn`: a failed COMMIT rolls back and publishes nothing.
+            do { try work.commit() } catch { commitError = error }
         }
         // The turn's writes: a task that plans a push, and a row that makes the COMMIT fail
         // (a key of no account, its foreign key checked only at COMMIT).

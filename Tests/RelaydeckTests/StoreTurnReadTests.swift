@@ -75,16 +75,16 @@ import Testing
         test.endTurn()
     }
 
-    /// The group commit's lock (`tryBeginWrite`) also ends the read, and reads inside the
+    /// The group commit's lock (`tryBeginWork`) also ends the read, and reads inside the
     /// write transaction schedule nothing.
     @Test func theTurnsWriteLockEndsTheReadAndReadsInsideItNeedNoEnd() throws {
         let test = try Harness()
         #expect(try test.count() == 0)
         try test.other.execute("INSERT INTO notes VALUES (1)")
-        #expect(try test.store.tryBeginWrite() == .held)
+        let work = try #require(try test.store.tryBeginWork())
         try test.store.write { db in try db.execute("INSERT INTO notes VALUES (2)") }
         #expect(try test.count() == 2)
-        try test.store.commitWrite()
+        try work.commit()
         test.endTurn()
         #expect(test.endOfTurn.isEmpty)
     }

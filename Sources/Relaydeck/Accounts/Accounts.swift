@@ -69,8 +69,7 @@ public final class Accounts {
     /// returns. `Purger` removes the rows afterwards, in small steps.
     public func delete(_ id: String) throws {
         let now = clock.wallMillis
-        let deleted = Change(accountID: id, event: .accountDeleted, actor: .account)
-        try store.write { db in
+        try store.write(hub: hub) { db, turn in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(id)) == 1 else {
                 throw DomainError.notFound("Account not found.")
             }
@@ -78,10 +77,9 @@ public final class Accounts {
             // The web console's links, sessions and passkeys go at once: nothing of them is
             // kept for the purge.
             try WebSignIn.deleteAll(of: id, in: db)
-            try hub.plan([deleted], in: db)
+            try turn.record(Change(accountID: id, event: .accountDeleted, actor: .account))
         }
         store.credentials.forgetAccount(id)
-        hub.publish(deleted)
     }
 
     static func fetch(_ db: Database, _ id: String) throws -> Account {

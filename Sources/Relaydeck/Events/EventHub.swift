@@ -1,7 +1,8 @@
 import SQLite
 
-/// The one place committed changes are announced. A service publishes after its transaction
-/// returned, so a subscriber never sees a change that might still roll back, and sees the
+/// The one place committed changes are announced. A service records a change in its write
+/// (`turn.record`, `UnitOfWork`), which plans it at once and publishes it here after the
+/// COMMIT, so a subscriber never sees a change that might still roll back, and sees the
 /// changes in the order they were committed. Subscribers run synchronously on the loop
 /// thread: they must be quick (queue a frame, note a wake-up), never block. Loop thread only.
 public final class EventHub {
@@ -9,9 +10,9 @@ public final class EventHub {
     /// them (`PushPlanner`); nil when push is off.
     public var planner: (any ChangePlanner)?
 
-    /// Services call this inside their write, with each change once, before they publish
-    /// it: what it writes commits or rolls back with the change.
-    public func plan(_ changes: [Change], in db: Database) throws {
+    /// The unit of work calls this when a change is recorded: what it writes commits or
+    /// rolls back with the change.
+    func plan(_ changes: [Change], in db: Database) throws {
         guard let planner, !changes.isEmpty else { return }
         try planner.plan(changes, in: db)
     }
@@ -45,32 +46,8 @@ public final class EventHub {
 
     public var subscriberCount: Int { subscribers.count }
 
-    /// Changes published while a transaction that spans a whole request is open: a service
-    /// that returned has only released a savepoint, and the request's COMMIT may still fail.
-    private var held: [Change]?
-
-    /// From now on, changes wait for `release` (after COMMIT) or `discard` (after ROLLBACK).
-    public func hold() {
-        if held == nil { held = [] }
-    }
-
-    /// Publishes what waited, in order.
-    public func release() {
-        guard let changes = held else { return }
-        held = nil
-        publish(changes)
-    }
-
-    /// Drops what waited: it never happened.
-    public func discard() {
-        held = nil
-    }
-
-    public func publish(_ change: Change) {
-        if held != nil {
-            held?.append(change)
-            return
-        }
+    /// After a COMMIT (`UnitOfWork.commit`): each subscriber gets `change`.
+    func publish(_ change: Change) {
         queue.append(change)
         guard !delivering else { return }
         delivering = true
@@ -86,7 +63,7 @@ public final class EventHub {
         queue.removeAll(keepingCapacity: true)
     }
 
-    public func publish(_ changes: [Change]) {
+    func publish(_ changes: [Change]) {
         for change in changes { publish(change) }
     }
 }

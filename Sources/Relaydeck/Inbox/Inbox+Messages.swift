@@ -13,8 +13,7 @@ extension Inbox {
     /// own message), or the sender itself is `404`; a `taskID` the sender cannot read is `404` too.
     public func send(_ principal: Principal, to recipient: Recipient, text: CheckedText, taskID: String?) throws -> InboxItem {
         let accountID = principal.accountID
-        var change: Change?
-        let item = try store.write { db in
+        return try store.write(hub: hub) { db, turn in
             let keyID: String
             switch recipient {
             case .keyID(let id): keyID = try Keys.fetch(db, accountID: accountID, keyID: id).id
@@ -26,13 +25,9 @@ extension Inbox {
             if let sender = principal.keyID {
                 from = .agent(keyID: sender, label: try Keys.fetch(db, accountID: accountID, keyID: sender).label)
             }
-            let (item, made) = try add(db, accountID: accountID, keyID: keyID, kind: .message, from: from, taskID: taskID,
-                                       text: text.value, actor: Tasks.actor(principal))
-            change = made
-            return item
+            return try add(db, turn, accountID: accountID, keyID: keyID, kind: .message, from: from, taskID: taskID,
+                           text: text.value, actor: Tasks.actor(principal))
         }
-        if let change { hub.publish(change) }
-        return item
     }
 
     /// `to`: a key ID, else an exact label that one live key has; never the sender.

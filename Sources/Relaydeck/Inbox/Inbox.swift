@@ -24,12 +24,12 @@ public final class Inbox {
         self.hub = hub
     }
 
-    /// Adds an item to the inbox of `keyID` in the caller's transaction `db` (a task change,
-    /// an answer, a message), keeps the unread cap, and returns the item with the change the
-    /// caller publishes after its commit (`inbox.updated`).
-    public func add(_ db: Database, accountID: String, keyID: String, kind: InboxItem.Kind, from: InboxItem.Sender,
-                    taskID: String?, questionID: String? = nil, text: String, actor: Change.Actor) throws
-        -> (item: InboxItem, change: Change) {
+    /// Adds an item to the inbox of `keyID` in the caller's write (a task change, an answer, a
+    /// message), keeps the unread cap, and records `inbox.updated` with the new unread count.
+    @discardableResult
+    public func add(_ db: Database, _ turn: ChangeRecorder, accountID: String, keyID: String, kind: InboxItem.Kind,
+                    from: InboxItem.Sender, taskID: String?, questionID: String? = nil, text: String,
+                    actor: Change.Actor) throws -> InboxItem {
         let now = clock.wallMillis
         let item = InboxItem(id: Identifier.make("inb_", millis: now, random: random), accountID: accountID, keyID: keyID,
                              kind: kind, from: from, taskID: taskID, questionID: questionID, text: text, createdAt: now,
@@ -46,7 +46,8 @@ public final class Inbox {
             taskID.map { .text($0) } ?? .null, questionID.map { .text($0) } ?? .null, .text(text), .integer(now))
         try db.statement(InboxSQL.dropOldestUnread).run(.text(keyID), .integer(Int64(Self.maxUnreadPerKey)))
         let unread = try Self.unreadCount(db, keyID: keyID)
-        return (item, Change(accountID: accountID, event: .inboxUpdated(keyID: keyID, unread: unread), actor: actor))
+        try turn.record(Change(accountID: accountID, event: .inboxUpdated(keyID: keyID, unread: unread), actor: actor))
+        return item
     }
 
     /// The unread items of the key, oldest first (`GET /v1/inbox`). With `markRead` they
@@ -59,8 +60,7 @@ public final class Inbox {
         // items waits for the next read that has items, or the next item.
         if try unread(keyID: use.keyID) == 0 { return ([], 0) }
         let now = clock.wallMillis
-        var changes: [Change] = []
-        let result = try store.write { db in
+        return try store.write(hub: hub) { db, turn in
             try prune(db, keyID: use.keyID, now: now)
             var items = try db.rows(InboxSQL.unread, [.text(use.keyID), .integer(Int64(limit))]) { try InboxItem(row: $0) }
             for index in items.indices where markRead {
@@ -72,19 +72,16 @@ public final class Inbox {
             for taskID in items.compactMap(\.taskID) where seen.insert(taskID).inserted {
                 guard let task = try? Tasks.fetch(db, .key(use), taskID: taskID) else { continue }
                 if let change = try Tasks.markSeen(db, task, by: use, now: now).1 {
-                    try hub.plan([change], in: db)
-                    changes.append(change)
+                    try turn.record(change)
                 }
             }
             let unread = try Self.unreadCount(db, keyID: use.keyID)
             if markRead && !items.isEmpty {
-                changes.append(Change(accountID: use.accountID, event: .inboxUpdated(keyID: use.keyID, unread: unread),
-                                      actor: .key(use.keyID)))
+                try turn.record(Change(accountID: use.accountID, event: .inboxUpdated(keyID: use.keyID, unread: unread),
+                                       actor: .key(use.keyID)))
             }
             return (items, unread)
         }
-        hub.publish(changes)
-        return result
     }
 
     /// Unread items of the key now (a waiting read looks at this first).

@@ -12,16 +12,13 @@ extension Keys {
             }
         }
         if let stored, stored == client { return }
-        let changed: Key? = try store.write { db in
+        try store.write(hub: hub) { db, turn in
             let key = try Self.fetch(db, accountID: use.accountID, keyID: use.keyID)
-            guard key.lastClient != client else { return nil }
+            guard key.lastClient != client else { return }
             try db.statement(SQL.setClient).run(.text(client.name), .text(client.version), .text(use.keyID))
             var updated = key
             updated.lastClient = client
-            return updated
-        }
-        if let changed {
-            hub.publish(Change(accountID: use.accountID, event: .keyUpdated(changed), actor: .key(use.keyID)))
+            try turn.record(Change(accountID: use.accountID, event: .keyUpdated(updated), actor: .key(use.keyID)))
         }
     }
 }

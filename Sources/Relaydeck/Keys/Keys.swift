@@ -35,7 +35,7 @@ public final class Keys {
         let secret = Secret.generate(.apiKey, random: random)
         let key = Key(id: Identifier.make("key_", millis: now, random: random), accountID: accountID, label: label,
                       prefix: secret.displayPrefix, last4: secret.last4, createdAt: now, counts: Key.Counts())
-        try store.write { db in
+        try store.write(hub: hub) { db, turn in
             let count = try db.statement(SQL.countLive)
             try count.bind(accountID, at: 1)
             defer { count.reset() }
@@ -45,25 +45,25 @@ public final class Keys {
             }
             try db.statement(SQL.insert).run(.text(key.id), .text(accountID), .text(label), .blob(secret.hash),
                                              .text(key.prefix), .text(key.last4), .integer(now))
+            try turn.record(Change(accountID: accountID, event: .keyCreated(key), actor: .account))
         }
-        hub.publish(Change(accountID: accountID, event: .keyCreated(key), actor: .account))
         return (key, secret)
     }
 
     /// Changes the label (nil: nothing changes) of a key of the account.
     /// `key.updated` only when the label really changed.
     public func update(accountID: String, keyID: String, label: CheckedText?) throws -> Key {
-        let (before, after) = try store.write { db in
+        try store.write(hub: hub) { db, turn in
             let before = try Self.fetch(db, accountID: accountID, keyID: keyID)
             if let label, label.value != before.label {
                 try db.statement(SQL.updateLabel).run(.text(label.value), .text(keyID), .text(accountID))
             }
-            return (before, try Self.fetch(db, accountID: accountID, keyID: keyID))
+            let after = try Self.fetch(db, accountID: accountID, keyID: keyID)
+            if after.label != before.label {
+                try turn.record(Change(accountID: accountID, event: .keyUpdated(after), actor: .account))
+            }
+            return after
         }
-        if after.label != before.label {
-            hub.publish(Change(accountID: accountID, event: .keyUpdated(after), actor: .account))
-        }
-        return after
     }
 
     public func get(accountID: String, keyID: String) throws -> Key {
@@ -74,15 +74,13 @@ public final class Keys {
     /// its data afterwards.
     public func delete(accountID: String, keyID: String) throws {
         let now = clock.wallMillis
-        let deleted = Change(accountID: accountID, event: .keyDeleted(keyID: keyID), actor: .account)
-        try store.write { db in
+        try store.write(hub: hub) { db, turn in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(keyID), .text(accountID)) == 1 else {
                 throw DomainError.notFound("Key not found.")
             }
-            try hub.plan([deleted], in: db)
+            try turn.record(Change(accountID: accountID, event: .keyDeleted(keyID: keyID), actor: .account))
         }
         store.credentials.forgetKey(keyID)
-        hub.publish(deleted)
     }
 
     /// Notes a request of the key: `last_used_at` when null or a minute old, and the host name
@@ -92,19 +90,19 @@ public final class Keys {
         let stale = use.lastUsedAt.map { now - $0 >= Self.lastUsedResolutionMillis } ?? true
         let newHost = host.flatMap { $0 == use.lastHost ? nil : $0 }
         guard stale || newHost != nil else { return }
-        try store.write { db in
+        try store.write(hub: hub) { db, turn in
             if stale {
                 try db.statement(SQL.touch).run(.integer(now), .text(use.keyID))
             }
             if let newHost {
                 try db.statement(SQL.setHost).run(.text(newHost), .text(use.keyID))
+                // `events.md`: `key.updated` for a new `last_host`, never for `last_used_at` alone.
+                if let key = try? Self.fetch(db, accountID: use.accountID, keyID: use.keyID) {
+                    try turn.record(Change(accountID: use.accountID, event: .keyUpdated(key), actor: .key(use.keyID)))
+                }
             }
         }
         store.credentials.updateKeyUse(use.keyID, lastUsedAt: stale ? now : use.lastUsedAt, lastHost: newHost ?? use.lastHost)
-        // `events.md`: `key.updated` for a new `last_host`, never for `last_used_at` alone.
-        if newHost != nil, let key = try? get(accountID: use.accountID, keyID: use.keyID) {
-            hub.publish(Change(accountID: use.accountID, event: .keyUpdated(key), actor: .key(use.keyID)))
-        }
     }
 
     static func fetch(_ db: Database, accountID: String, keyID: String) throws -> Key {

@@ -9,8 +9,7 @@ extension Questions {
     public func answer(accountID: String, id: String, _ raw: String) throws -> Question {
         try expireDue()
         let now = clock.wallMillis
-        var changes: [Change] = []
-        let answered = try store.write { db in
+        return try store.write(hub: hub) { db, turn in
             let question = try Self.fetch(db, .account(accountID), id: id)
             guard question.status == .pending else {
                 throw DomainError.conflict("The question is \(question.status.rawValue).")
@@ -21,16 +20,11 @@ extension Questions {
             let changed = try db.statement(SQL.answer).run(.text(answer), .integer(now), .integer(now), .text(id))
             guard changed == 1 else { throw DomainError.conflict("The question is no longer pending.") }
             let answered = try Self.fetch(db, .account(accountID), id: id)
-            let updated = Change(accountID: accountID, event: .questionUpdated(answered), actor: .account)
-            try hub.plan([updated], in: db)
-            changes.append(updated)
-            changes.append(try inbox.add(db, accountID: accountID, keyID: question.keyID, kind: .answer, from: .person,
-                                         taskID: question.taskID, questionID: question.id, text: answer,
-                                         actor: .account).change)
+            try turn.record(Change(accountID: accountID, event: .questionUpdated(answered), actor: .account))
+            try inbox.add(db, turn, accountID: accountID, keyID: question.keyID, kind: .answer, from: .person,
+                          taskID: question.taskID, questionID: question.id, text: answer, actor: .account)
             return answered
         }
-        hub.publish(changes)
-        return answered
     }
 
     /// `rest-api.md#cancel-a-question`: `204` for a pending or already cancelled question of
@@ -38,26 +32,21 @@ extension Questions {
     public func cancel(keyID: String, id: String) throws {
         try expireDue()
         let now = clock.wallMillis
-        let cancelled: Change? = try store.write { db in
+        try store.write(hub: hub) { db, turn in
             let question = try Self.fetch(db, .key(keyID), id: id)
             switch question.status {
-            case .cancelled: return nil
+            case .cancelled: return
             case .answered, .expired: throw DomainError.conflict("The question is \(question.status.rawValue).")
             case .pending:
                 try db.statement(SQL.cancel).run(.integer(now), .text(id))
                 let cancelled = try Self.fetch(db, .key(keyID), id: id)
-                let change = Change(accountID: cancelled.accountID, event: .questionUpdated(cancelled), actor: .key(keyID))
-                try hub.plan([change], in: db)
-                return change
+                try turn.record(Change(accountID: cancelled.accountID, event: .questionUpdated(cancelled), actor: .key(keyID)))
             }
-        }
-        if let cancelled {
-            hub.publish(cancelled)
         }
     }
 
     /// The pending questions of a task that is being deleted become `cancelled`, in the
-    /// caller's transaction; the caller plans and publishes what this returns.
+    /// caller's transaction; the caller records what this returns.
     public static func cancelPending(ofTask taskID: String, in db: Database, now: Int64) throws -> [Change] {
         let ids = try pendingIDs(db, SQL.pendingOfTask, .text(taskID))
         return try ids.map { id in
@@ -74,12 +63,12 @@ extension Questions {
         let now = clock.wallMillis
         // A read first: most of the time nothing is due, and a read takes no lock.
         guard let next = try nextExpiry(), next <= now else { return 0 }
-        let changes = try store.write { db in try expireDue(db, now: now) }
-        hub.publish(changes)
-        return changes.count
+        return try store.write(hub: hub) { db, turn in try expireDue(db, turn, now: now) }
     }
 
-    func expireDue(_ db: Database, now: Int64) throws -> [Change] {
+    /// Expires what is due in the caller's write and records the changes; returns how many.
+    @discardableResult
+    func expireDue(_ db: Database, _ turn: ChangeRecorder, now: Int64) throws -> Int {
         let ids = try Self.pendingIDs(db, SQL.due, .integer(now))
         var changes: [Change] = []
         for id in ids {
@@ -87,8 +76,8 @@ extension Questions {
                   let question = try Self.load(db, id: id) else { continue }
             changes.append(Change(accountID: question.accountID, event: .questionUpdated(question), actor: .server))
         }
-        try hub.plan(changes, in: db)
-        return changes
+        try turn.record(changes)
+        return changes.count
     }
 
     /// The earliest `expires_at` of a pending question, for the expiry timer.

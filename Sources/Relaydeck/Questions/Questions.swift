@@ -60,10 +60,8 @@ public final class Questions {
             id: Identifier.make("qst_", millis: now, random: random), accountID: accountID, keyID: keyID,
             taskID: draft.taskID, prompt: draft.prompt.value, kind: draft.kind, options: options, status: .pending,
             answer: nil, createdAt: now, answeredAt: nil, expiresAt: now + Int64(draft.expiresIn) * 1000)
-        var expired: [Change] = []
-        let created = Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID))
-        try store.write { db in
-            expired = try expireDue(db, now: now)
+        try store.write(hub: hub) { db, turn in
+            try expireDue(db, turn, now: now)
             if let taskID = draft.taskID {
                 guard try db.exists(SQL.taskOfKey, .text(taskID), .text(keyID)) else {
                     throw DomainError.notFound("Task not found.")
@@ -79,10 +77,8 @@ public final class Questions {
                 .text(question.id), .text(accountID), .text(keyID), draft.taskID.map { .text($0) } ?? .null,
                 .text(question.prompt), .text(question.kind.rawValue), .text(encoded),
                 .integer(now), .integer(question.expiresAt))
-            try hub.plan([created], in: db)
+            try turn.record(Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID)))
         }
-        hub.publish(expired)
-        hub.publish(created)
         return question
     }
 

@@ -33,12 +33,11 @@ public final class Retention {
     public func step() throws -> Bool {
         let now = clock.wallMillis
         let limit = SQLiteValue.integer(Int64(Self.batchSize))
-        let (more, changes) = try store.write { db -> (Bool, [Change]) in
+        return try store.write(hub: hub) { db, turn -> Bool in
             let expired = try Self.expiredTasks(db, before: now - Self.closedTasks)
-            var changes: [Change] = []
             for task in expired {
-                changes += try Tasks.remove(db, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
-                                            actor: .server, now: now, hub: hub)
+                try Tasks.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
+                                 actor: .server, now: now)
             }
             var deleted = expired.count
             deleted += try db.statement(SQL.deleteQuestions).run(.integer(now - Self.closedQuestions), limit)
@@ -48,10 +47,8 @@ public final class Retention {
             deleted += try db.statement(SQL.deleteMoves).run(.integer(now - Self.taskMoves), limit)
             deleted += try db.statement(SQL.deleteIdleSessions).run(.integer(now - WebSignIn.sessionIdleMillis), limit)
             deleted += try db.statement(SQL.deleteExpiredLinks).run(.integer(now), limit)
-            return (deleted > 0, changes)
+            return deleted > 0
         }
-        hub.publish(changes)
-        return more
     }
 
     private struct ExpiredTask {

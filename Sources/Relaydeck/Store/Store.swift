@@ -33,6 +33,8 @@ public final class Store {
     public var endOfTurn: ((@escaping () -> Void) -> Void)?
     /// True while the turn's read transaction is open.
     private var turnRead = false
+    /// The unit of work last begun; `write` is a savepoint in it while it is open.
+    private var work: UnitOfWork?
     /// Checkpoints on a thread of their own (`checkpointInBackground`); nil: SQLite's own,
     /// inside the COMMIT that crosses 1000 frames.
     private var checkpointer: Checkpointer?
@@ -69,6 +71,8 @@ public final class Store {
             }
             self.database = database
             turnRead = false
+            work?.abandon()
+            work = nil
             if let checkpointer {
                 // Started once the file exists and has its schema; without a thread, SQLite's
                 // own checkpoint stays.
@@ -118,59 +122,76 @@ public final class Store {
     }
 
     /// Runs `body` in one IMMEDIATE transaction: everything or nothing is written, and a
-    /// return means committed.
+    /// return means committed. Inside an open unit of work (the loop turn's) it is a
+    /// savepoint of it instead: a throw undoes only `body`, a return keeps it for the COMMIT.
     @discardableResult
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        let database = try connection()
-        endTurnRead()
-        do {
-            let result = try database.transaction(.immediate) { try body(database) }
-            if failing { recovered() }
-            return result
-        } catch let error as SQLiteError {
-            throw translate(error)
-        }
+        try perform { work, _ in try body(work.database) }
     }
 
-    /// What `tryBeginWrite` found.
-    public enum WriteLock: Sendable, Equatable {
-        /// The write lock is held: a transaction is open until `commitWrite` or
-        /// `abandonWrite`; `write` calls inside it are savepoints.
-        case held
-        /// Another connection holds it (a backup, an operator's `sqlite3`): try again later.
-        case busy
+    /// The same, for a write that changes what clients see: `body` records each change it
+    /// makes with `turn.record` (`UnitOfWork`). Recording plans its pushes in this
+    /// transaction; `hub` publishes it after the COMMIT, in the order recorded, and never if
+    /// the write (or the turn around it) rolls back.
+    @discardableResult
+    public func write<T>(hub: EventHub, _ body: (Database, ChangeRecorder) throws -> T) throws -> T {
+        try perform { work, depth in try body(work.database, ChangeRecorder(work: work, hub: hub, depth: depth)) }
+    }
+
+    /// `body` in a savepoint of the open unit of work, or in a unit of its own that is
+    /// committed when `body` returns. `body` gets the depth its changes belong to.
+    private func perform<T>(_ body: (UnitOfWork, Int) throws -> T) throws -> T {
+        if let work, work.isOpen {
+            do {
+                let result = try work.savepoint { try body(work, work.depth) }
+                writeWorked()
+                return result
+            } catch let error as SQLiteError {
+                throw translate(error)
+            }
+        }
+        let database = try connection()
+        endTurnRead()
+        let work: UnitOfWork
+        do {
+            work = try UnitOfWork(store: self, database: database)
+        } catch {
+            throw translate(error)
+        }
+        self.work = work
+        let result: T
+        do {
+            result = try body(work, 0)
+        } catch let error as SQLiteError {
+            work.rollBack()
+            throw translate(error)
+        } catch {
+            work.rollBack()
+            throw error
+        }
+        try work.commit()
+        return result
     }
 
     /// Takes the write lock without waiting, so the loop never sleeps in SQLite's busy
-    /// handler (the connection's busy timeout is 0 in the server). A busy lock is no failure
-    /// of the store: it is not logged and does not end a good health answer.
-    public func tryBeginWrite() throws(StoreError) -> WriteLock {
+    /// handler (the connection's busy timeout is 0 in the server), and returns the unit of
+    /// work it opened: `write` calls are savepoints in it until its `commit` or `rollBack`.
+    /// Nil: another connection holds the lock (a backup, an operator's `sqlite3`); try again
+    /// later. A busy lock is no failure of the store: it is not logged and does not end a
+    /// good health answer.
+    public func tryBeginWork() throws(StoreError) -> UnitOfWork? {
+        if let work, work.isOpen { throw StoreError.failure("a unit of work begun inside another") }
         let database = try connection()
         endTurnRead()
         do {
-            try database.begin(.immediate)
-            return .held
+            let work = try UnitOfWork(store: self, database: database)
+            self.work = work
+            return work
         } catch where error.primaryCode == 5 /* SQLITE_BUSY */ {
-            return .busy
+            return nil
         } catch {
             throw translate(error)
         }
-    }
-
-    /// Commits the transaction of `tryBeginWrite`. When it throws, nothing of it is kept.
-    public func commitWrite() throws(StoreError) {
-        guard let database else { throw StoreError.unavailable(retryAfterSeconds: Self.retryAfterSeconds) }
-        do {
-            try database.commit()
-            if failing { recovered() }
-        } catch {
-            throw translate(error)
-        }
-    }
-
-    /// Rolls back the transaction of `tryBeginWrite`.
-    public func abandonWrite() {
-        database?.rollBackAll()
     }
 
     /// True when the store answers a read that touches the file. A good answer holds for
@@ -246,6 +267,9 @@ public final class Store {
     /// For the stop: empties the WAL into the database file and closes.
     public func close() {
         endTurnRead()
+        // Closing the connection rolls back what it did not commit.
+        work?.abandon()
+        work = nil
         // Its checkpoint (if one runs) finishes first; the TRUNCATE below then empties the WAL.
         checkpointer?.stop()
         checkpointer = nil
@@ -257,6 +281,11 @@ public final class Store {
         }
         database.close()
         self.database = nil
+    }
+
+    /// A write (or its COMMIT) went through: that ends a failure, if one lasted.
+    func writeWorked() {
+        if failing { recovered() }
     }
 
     /// The first success after a failure (a reopened file, a released lock, freed space).
@@ -282,11 +311,14 @@ public final class Store {
         return database
     }
 
-    private func translate(_ error: SQLiteError) -> StoreError {
+    func translate(_ error: SQLiteError) -> StoreError {
         guard error.isUnavailable else { return .failure(error.description) }
         noteFailure("the store is unavailable", error.description)
         if error.needsNewConnection {
             turnRead = false
+            // Its transaction went with the connection: the turn's COMMIT answers `503`.
+            work?.abandon()
+            work = nil
             database?.close()
             database = nil
             lastOpenAttempt = monotonicMillis

@@ -9,23 +9,17 @@ extension Tasks {
     public func markSeen(_ use: KeyUse, _ tasks: [WorkTask]) throws -> [WorkTask] {
         guard tasks.contains(where: { $0.seenAt == nil }) else { return tasks }
         let now = clock.wallMillis
-        var changes: [Change] = []
-        let marked = try store.write { db in
+        return try store.write(hub: hub) { db, turn in
             try tasks.map { task in
                 guard task.seenAt == nil, task.keyID == use.keyID else { return task }
                 let (seen, change) = try Self.markSeen(db, task, by: use, now: now)
-                if let change {
-                    try hub.plan([change], in: db)
-                    changes.append(change)
-                }
+                if let change { try turn.record(change) }
                 return seen
             }
         }
-        hub.publish(changes)
-        return marked
     }
 
-    /// Sets `seen_at` of `task` if it is still null, in `db`; the change to publish, if any.
+    /// Sets `seen_at` of `task` if it is still null, in `db`; the change to record, if any.
     /// `Inbox.read` uses it for the tasks its items name.
     static func markSeen(_ db: Database, _ task: WorkTask, by use: KeyUse, now: Int64) throws -> (WorkTask, Change?) {
         guard task.seenAt == nil else { return (task, nil) }

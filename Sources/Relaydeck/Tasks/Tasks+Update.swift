@@ -6,8 +6,7 @@ extension Tasks {
     /// the task as it is: no write, the same `updated_at`, no event.
     public func update(_ principal: Principal, taskID: String, _ patch: TaskPatch) throws -> WorkTask {
         let now = clock.wallMillis
-        var changes: [Change] = []
-        let task = try store.write { db in
+        let task = try store.write(hub: hub) { db, turn in
             let before = try Self.fetch(db, principal, taskID: taskID)
             var after = patch.applied(to: before, now: now)
             guard after != before else { return before }
@@ -31,20 +30,17 @@ extension Tasks {
             if after.status != before.status {
                 try Self.moveCount(db, keyID: before.keyID, from: before.status, to: after.status)
             }
-            let updated = Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal),
-                                 previous: before)
-            try hub.plan([updated], in: db)
-            changes.append(updated)
+            try turn.record(Change(accountID: after.accountID, event: .taskUpdated(after), actor: Self.actor(principal),
+                                   previous: before))
             if closes && counts.closed >= Self.maxClosedPerKey {
-                changes += try Self.evictOldestClosed(db, accountID: after.accountID, keyID: after.keyID, except: after.id,
-                                                      now: now, hub: hub)
+                try Self.evictOldestClosed(db, turn, accountID: after.accountID, keyID: after.keyID, except: after.id,
+                                           now: now)
             }
             if principal.keyID == nil, let line = InboxChangeLine.text(before: before, after: after) {
-                changes.append(try notify(db, after, .taskChanged, text: line))
+                try notify(db, turn, after, .taskChanged, text: line)
             }
             return after
         }
-        hub.publish(changes)
         return task
     }
 }

@@ -4,7 +4,8 @@ import SQLite
 /// The tasks of the keys (`rest-api.md#tasks`). An API key reaches only its own key's tasks;
 /// the account reaches those of all its live keys. Each write is one transaction that also
 /// keeps the key's `counts`, the caps of `overview.md#limits` and the list order's history
-/// (`TaskCursor`); its events go to the hub after the commit.
+/// (`TaskCursor`); it records its changes (`turn.record`), which the hub publishes after the
+/// commit.
 public final class Tasks {
     /// `overview.md#limits`
     public static let maxOpenPerKey = 1_000
@@ -36,8 +37,7 @@ public final class Tasks {
         let now = clock.wallMillis
         let accountID = principal.accountID
         let status = new.status ?? .todo
-        var changes: [Change] = []
-        let task = try store.write { db in
+        let task = try store.write(hub: hub) { db, turn in
             let owner: String
             switch principal {
             case .key(let use): owner = use.keyID
@@ -62,40 +62,34 @@ public final class Tasks {
                 .text(task.source.rawValue), .integer(now), .integer(now), task.completedAt.map { .integer($0) } ?? .null,
                 task.seenAt.map { .integer($0) } ?? .null, task.host.map { .text($0) } ?? .null, .integer(seq))
             try Self.moveCount(db, keyID: owner, from: nil, to: status)
-            let created = Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal))
-            try hub.plan([created], in: db)
-            changes.append(created)
+            try turn.record(Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal)))
             if status.isClosed && counts.closed >= Self.maxClosedPerKey {
-                changes += try Self.evictOldestClosed(db, accountID: accountID, keyID: owner, except: task.id, now: now,
-                                                      hub: hub)
+                try Self.evictOldestClosed(db, turn, accountID: accountID, keyID: owner, except: task.id, now: now)
             }
             if !fromAgent {
-                changes.append(try notify(db, task, .taskAssigned, text: task.title))
+                try notify(db, turn, task, .taskAssigned, text: task.title)
             }
             return task
         }
-        hub.publish(changes)
         return task
     }
 
     /// Deletes a task the caller can reach: `204`, and `task.deleted`.
     public func delete(_ principal: Principal, taskID: String) throws {
-        var changes: [Change] = []
-        try store.write { db in
+        try store.write(hub: hub) { db, turn in
             let task = try Self.fetch(db, principal, taskID: taskID)
-            changes += try Self.remove(db, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
-                                       actor: Self.actor(principal), now: clock.wallMillis, hub: hub)
+            try Self.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
+                            actor: Self.actor(principal), now: clock.wallMillis)
             if principal.keyID == nil {
-                changes.append(try notify(db, task, .taskDeleted, text: task.title))
+                try notify(db, turn, task, .taskDeleted, text: task.title)
             }
         }
-        hub.publish(changes)
     }
 
     /// `inbox.md#inbox-item`: the person's change of a task, told to the task's key.
-    func notify(_ db: Database, _ task: WorkTask, _ kind: InboxItem.Kind, text: String) throws -> Change {
-        try inbox.add(db, accountID: task.accountID, keyID: task.keyID, kind: kind, from: .person, taskID: task.id,
-                      text: text, actor: .account).change
+    func notify(_ db: Database, _ turn: ChangeRecorder, _ task: WorkTask, _ kind: InboxItem.Kind, text: String) throws {
+        try inbox.add(db, turn, accountID: task.accountID, keyID: task.keyID, kind: kind, from: .person, taskID: task.id,
+                      text: text, actor: .account)
     }
 
     public static let openCapError = DomainError.conflict("A key can have \(TextRules.grouped(maxOpenPerKey)) open tasks.")
@@ -149,30 +143,29 @@ public final class Tasks {
 
     /// Removes a task with what hangs on it: its pending questions become `cancelled`
     /// (`rest-api.md#question`: "its task is deleted"), its Live Activity registrations and
-    /// its list-order notes go, and its key's count drops. Returns `task.deleted` and the
-    /// questions' changes, already planned: the deletion is planned while the task and its
-    /// registrations are still there (the Live Activity `end` needs them).
-    static func remove(_ db: Database, accountID: String, _ taskID: String, keyID: String, status: WorkTask.Status,
-                       actor: Change.Actor, now: Int64, hub: EventHub) throws -> [Change] {
-        let deleted = Change(accountID: accountID, event: .taskDeleted(taskID: taskID, keyID: keyID), actor: actor)
-        try hub.plan([deleted], in: db)
+    /// its list-order notes go, and its key's count drops. Records `task.deleted` first,
+    /// while the task and its registrations are still there (planning the Live Activity `end`
+    /// needs them), and the questions' changes once the task is gone (so they plan no update
+    /// of its activities).
+    static func remove(_ db: Database, _ turn: ChangeRecorder, accountID: String, _ taskID: String, keyID: String,
+                       status: WorkTask.Status, actor: Change.Actor, now: Int64) throws {
+        try turn.record(Change(accountID: accountID, event: .taskDeleted(taskID: taskID, keyID: keyID), actor: actor))
         let cancelled = try Questions.cancelPending(ofTask: taskID, in: db, now: now)
         try db.statement(TaskSQL.delete).run(.text(taskID))
         try db.statement(TaskSQL.deleteMoves).run(.text(taskID))
         try db.statement(TaskSQL.deleteRegistrations).run(.text(taskID))
         try moveCount(db, keyID: keyID, from: status, to: nil)
-        try hub.plan(cancelled, in: db)
-        return [deleted] + cancelled
+        try turn.record(cancelled)
     }
 
     /// One more closed task than the cap: the oldest closed one goes, and the stream hears of
     /// it (`overview.md#limits`).
-    static func evictOldestClosed(_ db: Database, accountID: String, keyID: String, except: String,
-                                  now: Int64, hub: EventHub) throws -> [Change] {
+    static func evictOldestClosed(_ db: Database, _ turn: ChangeRecorder, accountID: String, keyID: String,
+                                  except: String, now: Int64) throws {
         let oldest = try db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
             (id: try row.text("id"), status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
-        guard let (id, status) = oldest else { return [] }
-        return try remove(db, accountID: accountID, id, keyID: keyID, status: status, actor: .server, now: now, hub: hub)
+        guard let (id, status) = oldest else { return }
+        try remove(db, turn, accountID: accountID, id, keyID: keyID, status: status, actor: .server, now: now)
     }
 }

@@ -143,14 +143,12 @@ import Testing
         let waiter = parked(get("/v1/inbox?wait=50", token: secret))
         let services = api.handler.context.services
         // The deletion inside a transaction that is then rolled back, as a turn whose COMMIT
-        // failed: the hub drops its change, and the key was never deleted.
-        #expect(try services.store.tryBeginWrite() == .held)
-        services.hub.hold()
+        // failed: the unit of work drops its change, and the key was never deleted.
+        let work = try #require(try services.store.tryBeginWork())
         let accountIDs = api.records.compactMap { $0.principal?.accountID }
         let accountID = try #require(accountIDs.first)
         try services.keys.delete(accountID: accountID, keyID: keyID)
-        services.store.abandonWrite()
-        services.hub.discard()
+        work.rollBack()
         api.loopback.pump(rounds: 20)
         #expect(!waiter.hasCompleteResponse && api.handler.waitingCount == 1)
         #expect(send("POST", "/v1/messages", token: token, #"{"key_id":"\#(keyID)","text":"Still here."}"#)?.status == 201)

@@ -1,4 +1,4 @@
-import Relaydeck
+@testable import Relaydeck
 import Testing
 
 @Suite struct EventHubTests {
@@ -41,32 +41,6 @@ import Testing
         #expect(Event.keyDeleted(keyID: "k").name == "key.deleted")
         #expect(Event.inboxUpdated(keyID: "k", unread: 2).name == "inbox.updated")
         #expect(Event.accountDeleted.name == "account.deleted")
-    }
-}
-
-@Suite struct EventHubHoldTests {
-    @Test func heldChangesComeOutOnReleaseInOrder() {
-        let hub = EventHub()
-        var seen: [String] = []
-        hub.subscribe { seen.append($0.accountID) }
-        hub.hold()
-        hub.publish([change(1), change(2)])
-        #expect(seen.isEmpty)
-        hub.release()
-        #expect(seen == ["acc_1", "acc_2"])
-        hub.publish(change(3))
-        #expect(seen == ["acc_1", "acc_2", "acc_3"])
-    }
-
-    @Test func discardedChangesNeverComeOut() {
-        let hub = EventHub()
-        var seen = 0
-        hub.subscribe { _ in seen += 1 }
-        hub.hold()
-        hub.publish(change(1))
-        hub.discard()
-        hub.release()
-        #expect(seen == 0)
     }
 }
 

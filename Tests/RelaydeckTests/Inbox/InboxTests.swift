@@ -65,8 +65,8 @@ import Testing
 
     @Test func theTwoHundredAndFirstUnreadItemPushesOutTheOldest() throws {
         for index in 0..<Inbox.maxUnreadPerKey + 1 {
-            _ = try test.store.write { db in
-                try test.inbox.add(db, accountID: account.id, keyID: agent.keyID, kind: .message, from: .person,
+            _ = try test.store.write(hub: test.hub) { db, turn in
+                try test.inbox.add(db, turn, accountID: account.id, keyID: agent.keyID, kind: .message, from: .person,
                                    taskID: nil, text: "m\(index)", actor: .account)
             }
             test.clock.advance(millis: 1)

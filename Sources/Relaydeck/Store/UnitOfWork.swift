@@ -1,0 +1,115 @@
+import SQLite
+
+/// One write transaction of the store and the changes recorded in it. It runs BEGIN, COMMIT
+/// and ROLLBACK, and what follows from them: a change recorded in it is planned at once (the
+/// pushes it causes are rows of the same transaction, `EventHub.planner`) and published once
+/// the COMMIT succeeded, with the others in the order they were recorded; a savepoint that
+/// rolls back drops the changes recorded in it (their planned rows go with the SQL), and a
+/// failed COMMIT or a ROLLBACK drops them all. So no service announces a change itself, and
+/// none can announce one that rolled back or forget to plan one.
+///
+/// `Store.write` makes one for a write of its own and commits it; the API's group commit
+/// takes one for the loop turn (`Store.tryBeginWork`), and every write of the turn is a
+/// savepoint in it. Loop thread only; not Sendable.
+public final class UnitOfWork {
+    private unowned let store: Store
+    let database: Database
+    /// What each open level recorded: the transaction's own, then one list per savepoint.
+    private var levels: [[Recorded]] = [[]]
+    /// False once committed, rolled back, or given up with its connection.
+    public private(set) var isOpen = true
+
+    private struct Recorded {
+        let change: Change
+        let hub: EventHub
+    }
+
+    /// BEGIN IMMEDIATE on `database`.
+    init(store: Store, database: Database) throws(SQLiteError) {
+        try database.begin(.immediate)
+        self.store = store
+        self.database = database
+    }
+
+    /// How deep the writes inside it are nested now (0: the transaction itself).
+    var depth: Int { levels.count - 1 }
+
+    /// `body` in a savepoint: when it throws, its SQL and the changes it recorded are undone,
+    /// and the rest of the transaction goes on; when it returns, they join the level around it.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        precondition(isOpen, "a write inside a unit of work that has ended")
+        levels.append([])
+        let result: T
+        do {
+            result = try database.transaction { try body() }
+        } catch {
+            levels.removeLast()
+            throw error
+        }
+        let kept = levels.removeLast()
+        levels[levels.count - 1] += kept
+        return result
+    }
+
+    /// Plans `changes` (their push rows are written now, in this transaction) and keeps them
+    /// for the COMMIT. `depth` is the level of the write that records them.
+    func record(_ changes: [Change], to hub: EventHub, depth: Int) throws {
+        precondition(isOpen && depth == self.depth, "a change recorded outside the write it belongs to")
+        guard !changes.isEmpty else { return }
+        try hub.plan(changes, in: database)
+        levels[depth] += changes.map { Recorded(change: $0, hub: hub) }
+    }
+
+    /// COMMIT, then the changes to their hubs in the order recorded. When it throws, nothing
+    /// of the transaction is kept and nothing is published.
+    public func commit() throws(StoreError) {
+        guard isOpen else { throw StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds) }
+        precondition(depth == 0, "a COMMIT inside a savepoint")
+        let recorded = levels[0]
+        end()
+        do {
+            try database.commit()
+        } catch {
+            throw store.translate(error)
+        }
+        store.writeWorked()
+        for item in recorded {
+            item.hub.publish(item.change)
+        }
+    }
+
+    /// ROLLBACK: nothing of it is kept, nothing of it is published.
+    public func rollBack() {
+        guard isOpen else { return }
+        end()
+        database.rollBackAll()
+    }
+
+    /// Ends it without a statement: its connection is gone.
+    func abandon() {
+        end()
+    }
+
+    private func end() {
+        isOpen = false
+        levels = [[]]
+    }
+}
+
+/// What a service's write records its changes with (`Store.write(hub:_:)`): each change once,
+/// inside the write that makes it. Valid only inside that write's body.
+public struct ChangeRecorder {
+    let work: UnitOfWork
+    let hub: EventHub
+    let depth: Int
+
+    /// Plans `change` now and publishes it after the COMMIT (nothing, if the write rolls back).
+    public func record(_ change: Change) throws {
+        try work.record([change], to: hub, depth: depth)
+    }
+
+    /// The same for several changes, planned together, published in this order.
+    public func record(_ changes: [Change]) throws {
+        try work.record(changes, to: hub, depth: depth)
+    }
+}

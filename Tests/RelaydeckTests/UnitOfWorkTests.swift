@@ -1,0 +1,189 @@
+import Clock
+@testable import Relaydeck
+import SQLite
+import Testing
+
+/// `UnitOfWork`: a change recorded in a write is planned in its transaction and published
+/// after its COMMIT, in the order recorded; what rolls back (a savepoint, a failed COMMIT)
+/// is neither published nor left planned.
+@Suite struct UnitOfWorkTests {
+    /// A planner that keeps every change it was asked to plan.
+    final class RecordingPlanner: ChangePlanner {
+        private(set) var planned: [Change] = []
+        func plan(_ changes: [Change], in db: Database) throws { planned += changes }
+    }
+
+    struct Boom: Error {}
+
+    /// A store with the push planner on and a device with an APNs token, so a task written by
+    /// an agent leaves a `push_jobs` row.
+    final class Pushing {
+        let test: TestStore
+        let agent: Principal
+        let key: Key
+
+        init(_ kind: StoreKind) throws {
+            test = try TestStore(kind)
+            let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck", watchBundleID: nil),
+                                      clock: test.clock)
+            test.hub.planner = planner
+            let (account, _, keys) = try test.account(withKeys: 1)
+            key = keys[0].key
+            agent = test.agent(key)
+            _ = try Devices(store: test.store, clock: test.clock).register(
+                accountID: account.id, deviceID: "dev_3f2b8c1e-5a4d-4e6f-9b7a-1c2d3e4f5a6b", DeviceRegistration(
+                    platform: .ios, model: checked("iPhone18,1", .deviceDescription),
+                    osVersion: checked("27.0", .deviceDescription), appVersion: checked("1.0", .deviceDescription),
+                    environment: .production, apnsToken: PushToken(String(repeating: "a1", count: 32))))
+        }
+
+        func task(_ title: String) throws -> WorkTask {
+            try test.tasks.create(agent, keyID: nil, NewTask(title: checked(title, .taskTitle)), host: nil)
+        }
+
+        /// A table whose foreign key is checked only at COMMIT, and a trigger that breaks it
+        /// when a task is titled `poison`: the COMMIT of a turn with such a task fails.
+        func poisonCommits() throws {
+            try test.store.write { db in
+                try db.execute("""
+                    CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                    CREATE TABLE child(parent REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+                    CREATE TRIGGER poison AFTER INSERT ON tasks WHEN NEW.title = 'poison'
+                    BEGIN INSERT INTO child VALUES (1); END;
+                    """)
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aChangeRecordedInASavepointThatRollsBackIsNeitherPublishedNorPlanned(_ kind: StoreKind) throws {
+        let push = try Pushing(kind)
+        let before = push.test.changes.count
+        var kept: WorkTask?
+        try push.test.store.write { _ in
+            kept = try push.task("Kept")
+            // A write that recorded its change (and planned its push), then failed.
+            #expect(throws: Boom.self) {
+                try push.test.store.write(hub: push.test.hub) { _, _ in
+                    _ = try push.task("Undone")
+                    #expect(try push.test.rowCount("push_jobs") == 2)
+                    throw Boom()
+                }
+            }
+            #expect(try push.test.rowCount("push_jobs") == 1)
+        }
+        let task = try #require(kept)
+        #expect(Array(push.test.changes[before...]) == [Change(accountID: task.accountID, event: .taskCreated(task),
+                                                               actor: .key(push.key.id))])
+        #expect(try push.test.rowCount("tasks") == 1)
+        #expect(try push.test.rowCount("push_jobs", where: "CAST(payload AS TEXT) LIKE '%\(task.id)%'") == 1)
+        #expect(try push.test.rowCount("push_jobs") == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aFailedCommitPublishesNothingAndLeavesNoOutboxRow(_ kind: StoreKind) throws {
+        let push = try Pushing(kind)
+        try push.poisonCommits()
+        let before = push.test.changes.count
+        let work = try #require(try push.test.store.tryBeginWork())
+        _ = try push.task("Ship it")
+        _ = try push.task("poison")
+        #expect(try push.test.rowCount("push_jobs") == 2)
+        #expect(throws: StoreError.self) { try work.commit() }
+        #expect(push.test.changes.count == before)
+        #expect(try push.test.rowCount("push_jobs") == 0)
+        #expect(try push.test.rowCount("tasks") == 0)
+        // Nothing of it is left to come out later: the next write publishes only its own.
+        let next = try push.task("Next")
+        #expect(Array(push.test.changes[before...]).map(\.event) == [.taskCreated(next)])
+        #expect(try push.test.rowCount("push_jobs") == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theChangesOfTwoWritesInOneTurnArePublishedInOrderAfterItsCommit(_ kind: StoreKind) throws {
+        let test = try TestStore(kind)
+        let (account, _, keys) = try test.account(withKeys: 1)
+        let key = keys[0].key
+        let before = test.changes.count
+        var committedWhenSeen: [Bool] = []
+        test.hub.subscribe { _ in committedWhenSeen.append(!((try? test.store.read { $0.isInTransaction }) ?? true)) }
+        let work = try #require(try test.store.tryBeginWork())
+        let task = try test.tasks.create(test.agent(key), keyID: nil, NewTask(title: checked("First", .taskTitle)), host: nil)
+        let renamed = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
+        #expect(test.changes.count == before)
+        try work.commit()
+        #expect(Array(test.changes[before...]) == [
+            Change(accountID: account.id, event: .taskCreated(task), actor: .key(key.id)),
+            Change(accountID: account.id, event: .keyUpdated(renamed), actor: .account),
+        ])
+        #expect(committedWhenSeen == [true, true])
+    }
+
+    @Test func aWriteOfItsOwnPublishesOnlyOnceItsRowsAreCommitted() throws {
+        let test = try TestStore(.file)
+        let (_, _, keys) = try test.account(withKeys: 1)
+        let outside = try Database(path: test.path)
+        defer { outside.close() }
+        var visibleWhenSeen: [Int] = []
+        test.hub.subscribe { change in
+            guard case .taskCreated(let task) = change.event else { return }
+            let found = try? outside.firstRow("SELECT count(*) AS n FROM tasks WHERE id = ?", [.text(task.id)]) {
+                try $0.int("n")
+            }
+            visibleWhenSeen.append(found ?? -1)
+        }
+        _ = try test.tasks.create(test.agent(keys[0].key), keyID: nil, NewTask(title: checked("Seen", .taskTitle)), host: nil)
+        #expect(visibleWhenSeen == [1])
+    }
+
+    /// Before the unit of work, `Keys` published `key.created` and `key.updated` without
+    /// planning them; now every published change was planned, once, in its order.
+    @Test(arguments: StoreKind.allCases)
+    func everyPublishedChangeWasPlannedOnceKeysChangesIncluded(_ kind: StoreKind) throws {
+        let test = try TestStore(kind)
+        let planner = RecordingPlanner()
+        test.hub.planner = planner
+        let (account, _, keys) = try test.account(withKeys: 1)
+        let key = keys[0].key
+        _ = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
+        let use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil)
+        try test.keys.recordUse(use, host: "build-box")
+        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
+        _ = try test.tasks.create(.account(accountID: account.id), keyID: key.id, NewTask(title: checked("For you", .taskTitle)),
+                                  host: nil)
+        _ = try test.inbox.read(use, limit: 20, markRead: true)
+        let names = planner.planned.map(\.event.name)
+        #expect(names == ["key.created", "key.updated", "key.updated", "key.updated", "task.created", "inbox.updated",
+                          "task.updated", "inbox.updated"])
+        #expect(planner.planned == test.changes)
+    }
+
+    /// What the contract asks of a key's change is no push (`push.md`): planning it adds none.
+    @Test func aKeysChangePlannedWithPushOnAddsNoPush() throws {
+        let push = try Pushing(.memory)
+        let jobs = try push.test.rowCount("push_jobs")
+        let windows = try push.test.rowCount("push_windows")
+        _ = try push.test.keys.create(accountID: push.key.accountID, label: checked("Second"))
+        _ = try push.test.keys.update(accountID: push.key.accountID, keyID: push.key.id, label: checked("Renamed"))
+        let use = KeyUse(keyID: push.key.id, accountID: push.key.accountID, lastUsedAt: nil, lastHost: nil)
+        try push.test.keys.recordUse(use, host: "build-box")
+        #expect(try push.test.rowCount("push_jobs") == jobs)
+        #expect(try push.test.rowCount("push_windows") == windows)
+    }
+
+    @Test func aSubscriberThatWritesWhileChangesArePublishedGetsAWriteOfItsOwn() throws {
+        let test = try TestStore(.memory)
+        let (account, _, keys) = try test.account(withKeys: 1)
+        let key = keys[0].key
+        var renamed: Key?
+        test.hub.subscribe { change in
+            guard case .taskCreated = change.event, renamed == nil else { return }
+            renamed = try? test.keys.update(accountID: account.id, keyID: key.id, label: checked("Busy"))
+        }
+        let before = test.changes.count
+        _ = try test.tasks.create(test.agent(key), keyID: nil, NewTask(title: checked("Go", .taskTitle)), host: nil)
+        let updated = try #require(renamed)
+        #expect(Array(test.changes[before...]).map(\.event.name) == ["task.created", "key.updated"])
+        #expect(try test.keys.get(accountID: account.id, keyID: key.id) == updated)
+    }
+}
