@@ -34,7 +34,6 @@ let package = Package(
         .target(name: "Clock", swiftSettings: strict),
         .target(name: "Logging", dependencies: ["Clock"], swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["Clock", "CLinux", "Logging"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux", "TLS"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
@@ -44,9 +43,14 @@ let package = Package(
         // TLS sessions over non-blocking sockets, client and server side: every OpenSSL
         // call of TLS sits here. OpenSSL's archives come with Crypto's settings.
         .target(name: "TLS", dependencies: ["COpenSSL"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
+        // Byte streams over the loop's sockets, shared by the HTTP server and the push
+        // clients: the `Transport` protocol, plain and TLS (server and client side), the
+        // non-blocking TCP connect and the name lookup off the loop.
+        .target(name: "Transports", dependencies: ["EventLoop", "Logging", "TLS"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux", "TLS", "Transports"], swiftSettings: strict),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
-        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
+        .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "Transports", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         // The web console (`web/`), embedded at build time: the plugin runs the tool on every
         // file of the folder and compiles the table it writes into `WebAssets`.
         .executableTarget(name: "WebAssetsTool"),
@@ -72,7 +76,7 @@ let package = Package(
         .target(name: "WebAuthnTestSupport", dependencies: ["COpenSSL", "Crypto"], path: "Tests/WebAuthnTestSupport", swiftSettings: strict),
         .target(name: "HTTPTestSupport", dependencies: ["HTTP", "EventLoop"], path: "Tests/HTTPTestSupport", swiftSettings: strict),
         .testTarget(name: "EventLoopTests", dependencies: ["TestSupport", "EventLoop", "CLinux"], swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTPTestSupport", "HTTP", "EventLoop"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTPTestSupport", "HTTP", "Transports", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
         .testTarget(name: "PushDispatchTests", dependencies: ["TestSupport", "DomainTestSupport", "PushDispatch", "APNs", "Relaydeck", "EventLoop", "JSON", "SQLite"], swiftSettings: strict),
         .testTarget(name: "TLSTests", dependencies: ["TestSupport", "TLS", "EventLoop"], swiftSettings: strict),
+        .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
     ],

@@ -4,6 +4,7 @@ import Glibc
 import EventLoop
 import Logging
 import TLS
+import Transports
 
 /// One push on its way: the request, who waits for its result, and how many times it went.
 final class APNsAttempt {
@@ -36,7 +37,8 @@ enum APNsOutcome: Equatable {
 }
 
 /// One HTTP/2 connection to one APNs service, on the loop: name lookup (off the loop),
-/// TCP connect, TLS with ALPN `h2` (or plain HTTP/2 for an `http://` URL), then requests
+/// TCP connect, a `Transport` over the socket (TLS with ALPN `h2`, or the plain socket for an
+/// `http://` URL), then requests
 /// as streams, as many at once as the server's SETTINGS_MAX_CONCURRENT_STREAMS allows; the
 /// rest wait in order. A PING goes out when it is idle. After GOAWAY it takes no new request
 /// and closes when its last stream ends; the client opens another.
@@ -55,10 +57,11 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     /// GOAWAY came (or was sent): no new streams.
     private(set) var goingAway = false
     private var settingsReceived = false
+    /// The socket while it connects; then the transport's.
     private var fd: Int32 = -1
     private var registration: IORegistration?
     private var interest: Interest = []
-    private var tls: TLSSession?
+    private var transport: (any Transport)?
     private var http2: HTTP2Session?
     private var addresses: [IPAddress] = []
     private var addressIndex = 0
@@ -209,12 +212,12 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
             connectNext()
             return
         }
-        guard let tlsContext else {
-            startHTTP2()
-            return
-        }
         do {
-            tls = try TLSSession(client: tlsContext, fd: fd, serverName: endpoint.host)
+            if let tlsContext {
+                transport = try TLSTransport(client: tlsContext, fd: fd, serverName: endpoint.host)
+            } else {
+                transport = PlainTransport(fd: fd)
+            }
         } catch {
             fail("TLS with \(endpoint.authority): \(error)")
             return
@@ -224,18 +227,21 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     }
 
     private func handshake() {
-        guard let tls else { return }
-        switch tls.handshake() {
-        case .wantRead: setInterest(.readable)
-        case .wantWrite: setInterest([.readable, .writable])
-        case .failed(let error): fail("TLS with \(endpoint.authority): \(error)")
-        case .done:
-            guard tls.alpnProtocol == "h2" else {
-                fail("\(endpoint.authority) does not speak HTTP/2 (ALPN: \(tls.alpnProtocol ?? "none"))")
+        guard let transport else { return }
+        do {
+            guard try transport.establish() else {
+                setInterest(Interest.readable.union(transport.neededInterest))
                 return
             }
-            startHTTP2()
+        } catch {
+            fail("TLS with \(endpoint.authority): \(error)")
+            return
         }
+        if tlsContext != nil && transport.applicationProtocol != "h2" {
+            fail("\(endpoint.authority) does not speak HTTP/2 (ALPN: \(transport.applicationProtocol ?? "none"))")
+            return
+        }
+        startHTTP2()
     }
 
     private func startHTTP2() {
@@ -261,9 +267,9 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
         case .handshaking:
             handshake()
         case .ready:
-            if !events.isDisjoint(with: [.readable, .hangup, .error, .peerClosed]) {
-                readAvailable()
-            }
+            // Read on every event: TLS may wait for a writable socket to go on reading, and
+            // a read with nothing there only says "not now".
+            readAvailable()
             if state == .ready && events.contains(.writable) {
                 flush()
             }
@@ -273,10 +279,22 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     }
 
     private func readAvailable() {
-        while state == .ready, let http2 {
-            let result = readBuffer.withUnsafeMutableBytes { transportRead(into: $0) }
+        while state == .ready, let http2, let transport {
+            let result: Result<Int?, Errno> = readBuffer.withUnsafeMutableBytes { buffer in
+                do throws(Errno) {
+                    return .success(try transport.read(into: buffer))
+                } catch {
+                    return .failure(error)
+                }
+            }
             switch result {
-            case .bytes(let count):
+            case .success(nil):
+                setInterest(interest.union(transport.neededInterest))
+                return
+            case .success(0):
+                fail("\(endpoint.authority) closed the connection")
+                return
+            case .success(let count?):
                 let accepted = readBuffer.withUnsafeBytes { http2.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 if !accepted {
                     fail("HTTP/2 protocol error from \(endpoint.authority)")
@@ -286,12 +304,7 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
                 if state != .ready { return }
                 startStreams()
                 flush()
-            case .wantRead, .wantWrite:
-                return
-            case .closed:
-                fail("\(endpoint.authority) closed the connection")
-                return
-            case .failed(let error):
+            case .failure(let error):
                 fail("reading from \(endpoint.authority): \(error)")
                 return
             }
@@ -309,45 +322,23 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
             fail("HTTP/2 session error")
             return
         }
-        while outboundOffset < outbound.count {
-            let result = outbound.withUnsafeBytes { transportWrite(UnsafeRawBufferPointer(rebasing: $0[outboundOffset...])) }
-            switch result {
-            case .bytes(let count):
-                outboundOffset += count
-            case .wantWrite, .wantRead:
-                setInterest([.readable, .writable])
-                return
-            case .closed:
-                fail("\(endpoint.authority) closed the connection")
-                return
-            case .failed(let error):
+        while outboundOffset < outbound.count, let transport {
+            let written: Int?
+            do {
+                written = try transport.write([outbound][...], skipping: outboundOffset)
+            } catch {
                 fail("writing to \(endpoint.authority): \(error)")
                 return
             }
+            guard let written else {
+                setInterest([.readable, .writable])
+                return
+            }
+            outboundOffset += written
         }
-        setInterest(.readable)
+        setInterest(Interest.readable.union(transport?.neededInterest ?? []))
         if goingAway && streams.isEmpty && !http2.wantsIO {
             close(reason: "GOAWAY")
-        }
-    }
-
-    private func transportRead(into buffer: UnsafeMutableRawBufferPointer) -> TLSIO {
-        if let tls { return tls.read(into: buffer) }
-        do {
-            guard let count = try Socket.read(fd, into: buffer) else { return .wantRead }
-            return count == 0 ? .closed : .bytes(count)
-        } catch {
-            return .failed(TLSError(.io, error.description))
-        }
-    }
-
-    private func transportWrite(_ bytes: UnsafeRawBufferPointer) -> TLSIO {
-        if let tls { return tls.write(bytes) }
-        do {
-            guard let count = try Socket.write(fd, from: bytes) else { return .wantWrite }
-            return .bytes(count)
-        } catch {
-            return .failed(TLSError(.io, error.description))
         }
     }
 
@@ -474,7 +465,7 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
         connectTimer = nil
         idleTimer = nil
         pingTimer = nil
-        tls?.shutdown()
+        transport?.shutdownWrite()
         dropSocket()
         let open = streams.sorted { $0.key < $1.key }.map(\.value)
         streams.removeAll()
@@ -487,7 +478,6 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
         }
         waiting.removeAll()
         http2 = nil
-        tls = nil
         if reason != "GOAWAY" && reason != "PING unanswered" {
             Log.warn("APNs connection closed", ["server": endpoint.authority, "reason": reason])
         }
@@ -498,9 +488,13 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
         if let registration { loop.unregister(registration) }
         registration = nil
         interest = []
-        if fd >= 0 { Glibc.close(fd) }
+        if let transport {
+            transport.close()
+        } else if fd >= 0 {
+            Glibc.close(fd)
+        }
         fd = -1
-        tls = nil
+        transport = nil
     }
 
     /// Closes at once; every try on it is reported as failed (the client is shutting down).

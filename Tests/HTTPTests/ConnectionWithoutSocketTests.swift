@@ -1,5 +1,6 @@
 import EventLoop
 @testable import HTTP
+import Transports
 import Testing
 
 /// A transport in memory: the test puts the client's bytes in and reads the server's out.
@@ -17,6 +18,8 @@ final class MemoryTransport: Transport {
     var hasBufferedInput: Bool { false }
     var neededInterest: Interest { [] }
     var isEstablished: Bool { true }
+    var applicationProtocol: String? { nil }
+    func establish() throws(TransportError) -> Bool { true }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
         guard !input.isEmpty else { return inputEnded ? 0 : nil }

@@ -4,6 +4,7 @@ import Glibc
 import EventLoop
 import Testing
 @testable import HTTP
+import Transports
 
 @Suite struct OutputQueueTests {
     /// A connected pair of Unix stream sockets, the writing end non-blocking with a small

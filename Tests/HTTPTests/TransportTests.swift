@@ -5,6 +5,7 @@ import EventLoop
 import HTTPTestSupport
 import Testing
 @testable import HTTP
+import Transports
 
 /// A transport that takes everything the socket has at once and hands it out a few bytes per
 /// read, as TLS hands out a decrypted record: epoll says nothing about what it holds. Until
@@ -47,6 +48,8 @@ final class TricklingTransport: Transport {
     var hasBufferedInput: Bool { !held.isEmpty }
     var neededInterest: Interest { [] }
     var isEstablished: Bool { received >= establishedAfterBytes }
+    var applicationProtocol: String? { nil }
+    func establish() throws(TransportError) -> Bool { isEstablished }
     func shutdownWrite() { Socket.shutdownWrite(fd) }
     func close() { Socket.close(fd) }
 }

@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import Transports
 
 /// Answers: encoding a response, refusing a request, parking one, and event streams.
 extension HTTPConnection {

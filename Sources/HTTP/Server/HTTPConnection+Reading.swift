@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import Transports
 
 /// Reading: input from the transport into the parser, one turn at a time, and each complete
 /// request to the handler.

@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import Transports
 
 /// Writing what is queued, the epoll interest that matches the state, and the one timer
 /// that follows the connection's current deadline.

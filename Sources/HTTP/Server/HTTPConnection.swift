@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import Transports
 
 /// One client connection: reads requests, hands them to the handler in order, writes the
 /// answers. Requests are answered one at a time: while one is parked or streaming, or while

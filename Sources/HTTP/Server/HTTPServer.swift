@@ -3,6 +3,7 @@ import Glibc
 #endif
 import EventLoop
 import Logging
+import Transports
 
 /// The HTTP/1.1 server on the loop: listening sockets, the open connections, the cap on
 /// them, and the graceful stop.

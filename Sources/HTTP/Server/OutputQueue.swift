@@ -1,4 +1,5 @@
 import EventLoop
+import Transports
 
 /// The bytes a connection has not sent yet, as a queue of chunks that leave with vectored
 /// writes. Heads and small bodies are copied into an open chunk, so a burst of small pipelined

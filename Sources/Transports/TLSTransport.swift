@@ -5,26 +5,54 @@ import EventLoop
 import Logging
 import TLS
 
-/// HTTPS: a TLS session (the `TLS` target's OpenSSL code) over the accepted socket. The
-/// handshake happens inside the first reads and writes (the session is in accept state), so
-/// the connection sees nothing of it but "not now". A read may have to wait for a writable
-/// socket and a write for a readable one: `neededInterest` tells the connection which.
+/// A TLS session (the `TLS` target's OpenSSL code) over a socket: an accepted one (server
+/// side, the certificate of a `TLSServerContext`) or a connected one (client side: SNI, the
+/// ALPN offer and the peer's certificate checked against the name, from a `TLSClientContext`).
+/// The handshake is `establish`'s steps, or happens inside the first reads and writes (a
+/// server's user sees nothing of it but "not now"). A read may have to wait for a writable
+/// socket and a write for a readable one: `neededInterest` says which.
 public final class TLSTransport: Transport {
     public let fd: Int32
     private let session: TLSSession
-    /// What the last read and the last write are waiting for, beyond the connection's own wish.
+    /// What the last handshake step, read and write are waiting for, beyond the user's wish.
+    private var handshakeNeeds: Interest = []
     private var readNeeds: Interest = []
     private var writeNeeds: Interest = []
     private var handshakeLogged = false
 
-    init(session: TLSSession, fd: Int32) {
-        self.session = session
+    /// The server side of an accepted socket, with the context's current certificate.
+    public init(server context: TLSServerContext, fd: Int32) throws(TLSError) {
+        session = try TLSSession(server: context, fd: fd)
         self.fd = fd
     }
 
-    public var neededInterest: Interest { readNeeds.union(writeNeeds) }
+    /// The client side of a connected socket, to the server named `serverName` (a host
+    /// name, sent as SNI, or an IP address), which its certificate must carry.
+    public init(client context: TLSClientContext, fd: Int32, serverName: String) throws(TLSError) {
+        session = try TLSSession(client: context, fd: fd, serverName: serverName)
+        self.fd = fd
+    }
+
+    public var neededInterest: Interest { handshakeNeeds.union(readNeeds).union(writeNeeds) }
     public var hasBufferedInput: Bool { session.pendingBytes > 0 }
     public var isEstablished: Bool { session.isHandshakeDone }
+    public var applicationProtocol: String? { session.alpnProtocol }
+
+    public func establish() throws(TransportError) -> Bool {
+        handshakeNeeds = []
+        switch session.handshake() {
+        case .done:
+            noteHandshake()
+            return true
+        case .wantRead:
+            return false
+        case .wantWrite:
+            handshakeNeeds = .writable
+            return false
+        case .failed(let error):
+            throw TransportError(error.message)
+        }
+    }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
         readNeeds = []
@@ -87,41 +115,11 @@ public final class TLSTransport: Transport {
         Log.debug("TLS session", ["version": session.protocolVersion, "alpn": session.alpnProtocol ?? "none"])
     }
 
-    /// A failed handshake (a TLS 1.1 client, no protocol in common, garbage) or session: the
-    /// connection closes. Logged at debug level: any client can cause it.
+    /// A failed handshake inside a read or write (a TLS 1.1 client, no protocol in common,
+    /// garbage) or a broken session: the user closes. Logged at debug level: any peer can
+    /// cause it.
     private static func failure(_ error: TLSError) -> Errno {
         Log.debug("TLS failed", ["error": error.message])
         return Errno(EPROTO)
-    }
-}
-
-/// Makes a TLS session for each accepted connection, with the certificate loaded last. A
-/// reload (`SIGHUP`) swaps the certificate for new connections; open ones keep their session.
-public final class TLSTransportFactory: TransportFactory {
-    /// HTTPS here is HTTP/1.1 only: a client that offers ALPN must offer `http/1.1`.
-    public static let alpn = ["http/1.1"]
-
-    private let context: TLSServerContext
-    public let certificateFile: String
-    public let keyFile: String
-
-    public init(certificateFile: String, keyFile: String) throws(TLSError) {
-        self.certificateFile = certificateFile
-        self.keyFile = keyFile
-        context = try TLSServerContext(certificateChainFile: certificateFile, privateKeyFile: keyFile, alpn: Self.alpn)
-    }
-
-    /// Reads both files again; on failure the old certificate stays and the error says why.
-    public func reload() throws(TLSError) {
-        try context.reload(certificateChainFile: certificateFile, privateKeyFile: keyFile)
-    }
-
-    public func makeTransport(fd: Int32) throws(Errno) -> any Transport {
-        do {
-            return TLSTransport(session: try TLSSession(server: context, fd: fd), fd: fd)
-        } catch {
-            Log.warn("could not start a TLS session", ["error": error.message])
-            throw Errno(EPROTO)
-        }
     }
 }

@@ -6,8 +6,8 @@ import EventLoop
 /// A name lookup off the loop thread: `NameResolver` blocks while DNS answers, so it runs on
 /// a short-lived thread of its own, which hands the answer back through the loop's handle.
 /// An IP address literal needs no lookup and no thread.
-enum HostLookup {
-    static func resolve(
+public enum HostLookup {
+    public static func resolve(
         _ host: String, loop: EventLoop, completion: @escaping (Result<[IPAddress], HostLookupError>) -> Void
     ) {
         if let literal = IPAddress(host) {
@@ -62,6 +62,6 @@ final class LoopBound<Value>: @unchecked Sendable {
 }
 
 /// Why a lookup gave no address, as one line (`NameResolutionError`'s words).
-struct HostLookupError: Error, Sendable {
-    let description: String
+public struct HostLookupError: Error, Sendable, CustomStringConvertible {
+    public let description: String
 }

@@ -3,10 +3,11 @@ import Glibc
 #endif
 import EventLoop
 
-/// A non-blocking TCP connect: `start` returns at once with the socket; it becomes writable
-/// when the connect ends, and `result` says how it ended.
-enum TCPConnect {
-    static func start(_ address: IPAddress, port: UInt16) throws(Errno) -> Int32 {
+/// A non-blocking TCP connect for the loop: `start` returns at once with the socket (the
+/// caller owns it); register it for `.writable`, which it becomes when the connect ends, and
+/// `result` says how it ended. A client then puts a `Transport` over it.
+public enum TCPConnect {
+    public static func start(_ address: IPAddress, port: UInt16) throws(Errno) -> Int32 {
         let family = address.family == .v4 ? AF_INET : AF_INET6
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Errno.current }
@@ -47,7 +48,7 @@ enum TCPConnect {
     }
 
     /// nil when the connect succeeded, else why it failed (SO_ERROR).
-    static func result(_ fd: Int32) -> Errno? {
+    public static func result(_ fd: Int32) -> Errno? {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return Errno.current }

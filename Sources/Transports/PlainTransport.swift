@@ -1,12 +1,14 @@
 import EventLoop
 
-/// HTTP over the socket itself: every call is the system call, nothing is buffered.
+/// The socket itself: every call is the system call, nothing is buffered, nothing to set up.
 public final class PlainTransport: Transport {
     public let fd: Int32
 
     public init(fd: Int32) {
         self.fd = fd
     }
+
+    public func establish() throws(TransportError) -> Bool { true }
 
     @inline(__always)
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int? {
@@ -21,6 +23,7 @@ public final class PlainTransport: Transport {
     public var hasBufferedInput: Bool { false }
     public var neededInterest: Interest { [] }
     public var isEstablished: Bool { true }
+    public var applicationProtocol: String? { nil }
 
     public func shutdownWrite() {
         Socket.shutdownWrite(fd)
