@@ -281,4 +281,28 @@ struct MachineDriver {
         _ = reading.feed("GET /a HTTP/1.1\r\n")
         #expect(!reading.handle(.shutdown(reading.outside)).close)
     }
+
+    @Test func anEpollEventWritesWhatIsQueuedOnlyWhenItCanGoOut() {
+        var driver = MachineDriver()
+        let transport = driver.transport
+        #expect(driver.handle(.ioArrived(.writable, hasOutput: true, transport)).flush == .now)
+        #expect(driver.handle(.ioArrived(.hangup, hasOutput: true, transport)).flush == .now)
+        #expect(driver.handle(.ioArrived(.readable, hasOutput: true, transport)).flush == .none)
+        #expect(driver.handle(.ioArrived(.writable, hasOutput: false, transport)).flush == .none)
+    }
+
+    @Test func anEventStreamWhoseReaderFallsBehindTheBoundIsCutOff() {
+        var driver = MachineDriver { $0.maxStreamBacklog = 1000 }
+        _ = driver.handle(.readTurn)
+        _ = driver.feed(Self.get)
+        #expect(driver.handle(.openStream).answer?.keepAlive == false)
+        let within = driver.handle(.streamWritten(backlog: 1000))
+        #expect(within.settle && !within.close)
+        let over = driver.handle(.streamWritten(backlog: 1001))
+        #expect(over.close && !over.settle)
+        // Once ended, a write is not taken, and nothing is done.
+        #expect(driver.handle(.endStream).endStream && driver.state == .closingAfterWrite(linger: false))
+        let late = driver.handle(.streamWritten(backlog: 0))
+        #expect(!late.settle && !late.close)
+    }
 }

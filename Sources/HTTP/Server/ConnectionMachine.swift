@@ -115,6 +115,8 @@ struct ConnectionMachine {
         case hold
         case openStream
         case endStream
+        /// An event of the stream was queued and flushed; `backlog` bytes are still unsent.
+        case streamWritten(backlog: Int)
         /// The handling of what was read is over: when its answers leave.
         case readHandled(Outside)
         /// Output left (some bytes were taken by the transport).
@@ -125,7 +127,9 @@ struct ConnectionMachine {
         case peerEnded(Outside)
         /// Bytes drained from a lingering close (0: the client closed).
         case lingerRead(Int)
-        /// An epoll event, after the flush it asked for (`flushes`).
+        /// An epoll event came: `flush` is `.now` when it first writes what is queued.
+        case ioArrived(IOEvents, hasOutput: Bool, any Transport)
+        /// The epoll event, after the flush it asked for.
         case io(IOEvents, Outside, any Transport)
         /// Make the interest and the deadline match the state.
         case settle(Outside, any Transport, now: Instant)
@@ -230,6 +234,15 @@ struct ConnectionMachine {
             actions.endStream = true
             actions.flush = .now
             actions.settle = true
+        case .streamWritten(let backlog):
+            // (Not streaming any more: the flush ended it, the event is not taken.) A reader
+            // that lets more than the bound wait is cut off.
+            guard state == .streaming else { break }
+            if backlog > configuration.maxStreamBacklog {
+                actions.close = true
+            } else {
+                actions.settle = true
+            }
         case .readHandled(let outside):
             // The last answer of a connection that closes goes at once: no later request of
             // that client can share its wake-up. What has no bytes (a close) is done now.
@@ -265,6 +278,10 @@ struct ConnectionMachine {
         case .lingerRead(let count):
             lingered += count
             if count == 0 || lingered > configuration.lingerMaxBytes { actions.close = true }
+        case .ioArrived(let events, let hasOutput, let transport):
+            if ConnectionWants.flushes(on: events, hasOutput: hasOutput, transportNeeds: transport.neededInterest) {
+                actions.flush = .now
+            }
         case .io(let events, let outside, let transport):
             switch ConnectionWants.step(on: events, in: state, hasPendingInput: outside.hasPendingInput,
                                         transportHasInput: transport.hasBufferedInput,

@@ -161,12 +161,13 @@ extension HTTPConnection {
         guard state == .streaming else { return false }
         output.append(bytes)
         flush()
-        guard state == .streaming else { return false }
-        if output.count > server.configuration.maxStreamBacklog {
+        let actions = machine.handle(.streamWritten(backlog: output.count))
+        if actions.close {
             Log.info("cut off an event stream that reads too slowly", ["peer": peer.description])
             close()
             return false
         }
+        guard actions.settle else { return false }
         settle()
         return true
     }

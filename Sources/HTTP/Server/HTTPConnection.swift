@@ -61,10 +61,9 @@ final class HTTPConnection: IOHandler, RequestAnswering {
 
     // MARK: Events
 
-    /// An epoll event: the flush it asks for, then its step (`ConnectionWants`).
+    /// An epoll event: the flush it asks for, then its step (the machine decides both).
     func handleIO(_ events: IOEvents) {
-        if ConnectionWants.flushes(on: events, hasOutput: !output.isEmpty || producer != nil,
-                                   transportNeeds: transport.neededInterest) {
+        if machine.handle(.ioArrived(events, hasOutput: !output.isEmpty || producer != nil, transport)).flush == .now {
             flush()
         }
         let actions = machine.handle(.io(events, outside, transport))
