@@ -7,38 +7,49 @@ extension HTTPConnection {
     // MARK: Answers
 
     func respond(_ response: HTTPResponse) {
-        guard state == .handling || state == .parked || state == .held else { return }
-        encode(response)
-        state = keepAlive ? .reading : .closingAfterWrite(linger: false)
+        _ = answer(response, parked: false)
     }
 
-    /// Answers a request the server refuses before (or instead of) the handler, and closes:
-    /// after a framing error the rest of the input cannot be trusted. Unread input is drained
-    /// for a while first, so the client reads the answer instead of a reset.
+    /// Gives the answer to the machine, which says whether and how it is written.
+    private func answer(_ response: HTTPResponse, parked: Bool) -> ConnectionMachine.Actions {
+        let actions = machine.handle(.answer(produced: response.producer != nil && !Self.isBodiless(response),
+                                             parked: parked))
+        if let shape = actions.answer { encode(response, shape) }
+        return actions
+    }
+
+    /// Answers a request the server refuses before (or instead of) the handler, and closes
+    /// (`ConnectionMachine`'s refusal).
     func refuse(status: Int, reason: String) {
-        Log.debug("refused a request", ["status": String(status), "reason": reason, "peer": peer.description])
-        keepAlive = false
-        requestVersion = .http11
-        isHeadRequest = false
-        encode(server.handler.refusal(status: status, reason: reason))
-        state = .closingAfterWrite(linger: true)
+        let actions = machine.handle(.refuse(ConnectionMachine.Refusal(status: status, reason: reason)))
+        if let refusal = actions.refusal, let shape = actions.answer { encodeRefusal(refusal, shape) }
     }
 
-    func encode(_ response: HTTPResponse) {
-        // 1xx, 204 and 304 carry no body and no Content-Length (RFC 9110 8.6).
-        let bodiless = response.status < 200 || response.status == 204 || response.status == 304
+    func encodeRefusal(_ refusal: ConnectionMachine.Refusal, _ shape: ConnectionMachine.AnswerShape) {
+        Log.debug("refused a request", ["status": String(refusal.status), "reason": refusal.reason,
+                                        "peer": peer.description])
+        encode(server.handler.refusal(status: refusal.status, reason: refusal.reason), shape)
+    }
+
+    /// 1xx, 204 and 304 carry no body and no Content-Length (RFC 9110 8.6).
+    static func isBodiless(_ response: HTTPResponse) -> Bool {
+        response.status < 200 || response.status == 204 || response.status == 304
+    }
+
+    func encode(_ response: HTTPResponse, _ shape: ConnectionMachine.AnswerShape) {
+        let bodiless = Self.isBodiless(response)
         if let producer = response.producer, !bodiless {
-            encodeProduced(response, producer)
+            encodeProduced(response, producer, shape)
             return
         }
         let head = HTTPResponseHead(status: response.status, headers: response.headers)
-        let body = bodiless || isHeadRequest ? [] : response.body
+        let body = bodiless || shape.omitsBody ? [] : response.body
         // A small body is copied in after its head (one buffer for a run of small answers);
         // a large one is queued as the handler's own array, never copied.
         let copied = body.count < OutputQueue.ownChunkThreshold
         output.appendCopying(expected: 256 + (copied ? body.count : 0)) { buffer in
             head.write(into: &buffer, contentLength: bodiless ? nil : response.body.count,
-                       keepAlive: keepAlive, requestVersion: requestVersion, date: server.currentDate())
+                       keepAlive: shape.keepAlive, requestVersion: shape.version, date: server.currentDate())
             if copied { buffer.append(contentsOf: body) }
         }
         if !copied { output.append(body) }
@@ -48,21 +59,18 @@ extension HTTPConnection {
     /// HTTP/1.1, up to the close for HTTP/1.0 (which has no chunks). `flush` asks for the
     /// pieces; until the last one is out no later request of the connection is handled
     /// (`isBacklogFull`), so answers stay in order.
-    private func encodeProduced(_ response: HTTPResponse, _ producer: any HTTPBodyProducer) {
+    private func encodeProduced(_ response: HTTPResponse, _ producer: any HTTPBodyProducer,
+                                _ shape: ConnectionMachine.AnswerShape) {
         var headers = response.headers
-        if requestVersion == .http11 {
-            headers.append(("Transfer-Encoding", "chunked"))
-        } else {
-            keepAlive = false
-        }
+        if shape.chunked { headers.append(("Transfer-Encoding", "chunked")) }
         let head = HTTPResponseHead(status: response.status, headers: headers)
         output.appendCopying(expected: 256) { buffer in
-            head.write(into: &buffer, contentLength: nil, keepAlive: keepAlive, requestVersion: requestVersion,
+            head.write(into: &buffer, contentLength: nil, keepAlive: shape.keepAlive, requestVersion: shape.version,
                        date: server.currentDate())
         }
-        guard !isHeadRequest else { return }
+        guard !shape.omitsBody else { return }
         self.producer = producer
-        producerChunked = requestVersion == .http11
+        producerChunked = shape.chunked
     }
 
     /// Queues the next piece of the produced body (as a chunk), or its end.
@@ -91,7 +99,7 @@ extension HTTPConnection {
         precondition(state == .handling, "park outside of handle")
         let parked = ParkedRequest(request: request, owner: self)
         self.parked = parked
-        state = .parked
+        _ = machine.handle(.park)
         parked.arm(timeout: timeout)
         return parked
     }
@@ -102,7 +110,7 @@ extension HTTPConnection {
         precondition(state == .handling, "holdUntilEndOfTurn outside of handle")
         let held = ParkedRequest(request: request, owner: self)
         parked = held
-        state = .held
+        _ = machine.handle(.hold)
         held.arm(timeout: timeout)
         return held
     }
@@ -110,9 +118,9 @@ extension HTTPConnection {
     func finishParked(_ response: HTTPResponse) {
         guard state == .parked || state == .held else { return }
         parked = nil
-        respond(response)
-        flush()
-        settle()
+        let actions = answer(response, parked: true)
+        if actions.flush == .now { flush() }
+        if actions.settle { settle() }
     }
 
     /// Takes up kept input on a later turn of the loop: not from inside whatever code
@@ -120,7 +128,6 @@ extension HTTPConnection {
     /// due now runs once the current batch of events is handled. Over the bound, the
     /// writable event resumes instead.
     func resumeOnALaterTurn() {
-        guard state == .reading, !pendingInput.isEmpty || transport.hasBufferedInput, !isBacklogFull else { return }
         let timer = resumeTimer ?? server.loop.makeTimer { [weak self] in self?.resume() }
         resumeTimer = timer
         if !timer.isScheduled {
@@ -140,13 +147,12 @@ extension HTTPConnection {
         precondition(state == .handling, "openEventStream outside of handle")
         let stream = EventStream(connection: self, loop: server.loop, pingInterval: pingInterval)
         self.stream = stream
-        state = .streaming
-        // No Content-Length: the stream ends with the connection.
-        keepAlive = false
+        let shape = machine.handle(.openStream).answer!
         let fields = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")] + headers
         let head = HTTPResponseHead(status: 200, headers: fields)
         output.appendCopying(expected: 256) { buffer in
-            head.write(into: &buffer, contentLength: nil, keepAlive: false, requestVersion: requestVersion, date: server.currentDate())
+            head.write(into: &buffer, contentLength: nil, keepAlive: shape.keepAlive, requestVersion: shape.version,
+                       date: server.currentDate())
         }
         stream.start()
         return stream
@@ -156,23 +162,24 @@ extension HTTPConnection {
         guard state == .streaming else { return false }
         output.append(bytes)
         flush()
-        guard state == .streaming else { return false }
-        if output.count > server.configuration.maxStreamBacklog {
+        let actions = machine.handle(.streamWritten(backlog: output.count))
+        if actions.close {
             Log.info("cut off an event stream that reads too slowly", ["peer": peer.description])
             close()
             return false
         }
+        guard actions.settle else { return false }
         settle()
         return true
     }
 
     func endStream() {
-        guard state == .streaming else { return }
+        let actions = machine.handle(.endStream)
+        guard actions.endStream else { return }
         let stream = self.stream
         self.stream = nil
-        state = .closingAfterWrite(linger: false)
         stream?.closed()
-        flush()
-        settle()
+        if actions.flush == .now { flush() }
+        if actions.settle { settle() }
     }
 }

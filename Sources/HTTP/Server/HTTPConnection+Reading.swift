@@ -2,7 +2,7 @@ import EventLoop
 import Logging
 import Transports
 
-/// Reading: input from the transport into the parser, one turn at a time, and each complete
+/// Reading: input from the transport into the machine, one turn at a time, and each complete
 /// request to the handler.
 extension HTTPConnection {
     /// Answers the input kept from before, then what the socket has, for one turn (at most
@@ -11,8 +11,8 @@ extension HTTPConnection {
     func readAndProcess() {
         let buffer = server.readBuffer
         var reads = 0
-        requestsLeftInTurn = Self.requestsPerTurn
-        while state == .reading && !isBacklogFull && requestsLeftInTurn > 0 {
+        _ = machine.handle(.readTurn)
+        while machine.takesRequests(backlogFull: isBacklogFull) {
             if !pendingInput.isEmpty {
                 processPendingInput()
                 flushAfterReading()
@@ -57,44 +57,22 @@ extension HTTPConnection {
         }
     }
 
-    /// Parses `bytes` and dispatches each complete request, until the bytes run out, or a
-    /// request parks, opens a stream or ends the connection, or the answers are over the
-    /// bound, or the turn is over. Returns how many bytes it used.
+    /// Hands `bytes` to the machine and each complete request to the handler, until the
+    /// bytes run out, or a request parks, opens a stream or ends the connection, or the
+    /// answers are over the bound, or the turn is over. Returns how many bytes were used.
     func process(_ bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
-        while state == .reading && !isBacklogFull && requestsLeftInTurn > 0 {
-            // A request's time starts when the server reads its first byte, which for input
-            // kept behind the bound is now, not when the socket gave it.
-            if parser.isIdle && head == nil {
-                requestStart = server.loop.now
-            }
-            let readingBody = parser.isReadingBody
-            let (event, consumed) = parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-            offset += consumed
-            if readingBody && consumed > 0 {
-                bodyDeadline?.record(consumed, at: server.loop.now)
-            }
-            switch event {
-            case .needMore:
-                if continuePending {
-                    continuePending = false
-                    output.append(HTTPResponseHead.continueBytes)
-                }
-                return offset
-            case .head(let newHead):
-                head = newHead
-                continuePending = newHead.expectsContinue
-                bodyDeadline = BodyDeadline(start: server.loop.now)
-            case .end(let body):
-                continuePending = false
-                bodyDeadline = nil
-                guard let head else { return offset }
-                self.head = nil
-                dispatch(head, body: body)
-            case .error(let error):
-                refuse(status: error.status, reason: error.reason)
+        while machine.takesRequests(backlogFull: isBacklogFull) {
+            let actions = machine.handle(.bytes(UnsafeRawBufferPointer(rebasing: bytes[offset...]),
+                                                now: server.loop.now, stopping: server.isShuttingDown))
+            offset += actions.consumed
+            if actions.writeContinue { output.append(HTTPResponseHead.continueBytes) }
+            if let refusal = actions.refusal, let shape = actions.answer {
+                encodeRefusal(refusal, shape)
                 return offset
             }
+            guard let head = actions.request else { return offset }
+            dispatch(head, body: actions.body)
         }
         return offset
     }
@@ -102,23 +80,10 @@ extension HTTPConnection {
     /// Whether input after the request that stopped `process` is kept for later. After the
     /// last answer it is not, but it is drained before the close, or the close resets.
     func keepsUnprocessedInput() -> Bool {
-        switch state {
-        case .reading, .parked, .held, .streaming:
-            return true
-        case .closingAfterWrite:
-            state = .closingAfterWrite(linger: true)
-            return false
-        case .handling, .lingering, .closed:
-            return false
-        }
+        machine.handle(.inputLeftOver).keepInput
     }
 
     func dispatch(_ head: HTTPRequestHead, body: [UInt8]) {
-        state = .handling
-        requestsLeftInTurn -= 1
-        keepAlive = head.keepAlive && !server.isShuttingDown
-        requestVersion = head.version
-        isHeadRequest = head.method == .head
         let request = HTTPRequest(head: head, body: body, peer: peer, receivedAt: server.loop.now)
         server.handler.handle(request, HTTPResponder(answering: self, request: request))
         if state == .handling {
@@ -129,11 +94,11 @@ extension HTTPConnection {
 
     /// The client closed its side. A request in progress can never complete.
     func endOfInput() {
-        if !output.isEmpty || producer != nil {
-            state = .closingAfterWrite(linger: false)
-            flush()
-        } else {
+        let actions = machine.handle(.peerEnded(outside))
+        if actions.close {
             close()
+        } else if actions.flush == .now {
+            flush()
         }
     }
 
@@ -148,8 +113,7 @@ extension HTTPConnection {
                 return
             }
             guard let count = result else { break }
-            lingered += count
-            if count == 0 || lingered > server.configuration.lingerMaxBytes {
+            if machine.handle(.lingerRead(count)).close {
                 close()
                 return
             }

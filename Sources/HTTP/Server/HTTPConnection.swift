@@ -7,29 +7,12 @@ import Transports
 /// the unsent answers are over `maxResponseBacklog`, later pipelined bytes wait (in
 /// `pendingInput`, then unread in the socket). Runs on the loop thread; the loop keeps it
 /// alive while it is registered. Its bytes go through a `Transport` (the socket, or TLS over
-/// it). The class is split by concern: reading and dispatch (`+Reading`), answers, parked
-/// requests and streams (`+Answers`), writing, interest and deadlines (`+Timing`).
+/// it). It is the shell of a `ConnectionMachine`, which makes every decision: the shell hands
+/// it each event and performs the actions it returns. The class is split by concern: reading
+/// and dispatch (`+Reading`), answers, parked requests and streams (`+Answers`), writing,
+/// interest and deadlines (`+Timing`).
 final class HTTPConnection: IOHandler, RequestAnswering {
-    enum State: Equatable {
-        /// Waiting for, or reading, a request.
-        case reading
-        /// The handler is running for a request.
-        case handling
-        /// The request is parked; the client is watched for going away.
-        case parked
-        /// The answer is held to the end of this loop turn (the API's group commit): it comes
-        /// before the loop sleeps, so the epoll interest stays as it is.
-        case held
-        /// An event stream owns the connection.
-        case streaming
-        /// The last answer is being written; then the connection closes.
-        case closingAfterWrite(linger: Bool)
-        /// The answer is out and our side shut down; unread input is drained until the client
-        /// closes or the linger time ends.
-        case lingering
-        case closed
-    }
-
+    typealias State = ConnectionMachine.State
     typealias DeadlineKind = ConnectionWants.DeadlineKind
 
     unowned let server: HTTPServer
@@ -38,11 +21,9 @@ final class HTTPConnection: IOHandler, RequestAnswering {
     var registration: IORegistration?
     /// Position in the server's list, for O(1) removal.
     var serverIndex = -1
-    var state: State = .reading
+    /// Every decision: the state, the parser, keep-alive, deadlines, the turn's budget.
+    var machine: ConnectionMachine
 
-    var parser: HTTPRequestParser
-    var head: HTTPRequestHead?
-    var continuePending = false
     /// Bytes read but not parsed yet, kept while a request is parked or streaming or the
     /// answers are over the bound; `pendingStart` of them are already parsed.
     var pendingInput: [UInt8] = []
@@ -52,65 +33,49 @@ final class HTTPConnection: IOHandler, RequestAnswering {
     /// whether its pieces go as chunks.
     var producer: (any HTTPBodyProducer)?
     var producerChunked = false
-    var interest: Interest = .readable
     var timer: LoopTimer!
-    var deadline: Instant?
-    var deadlineKind: DeadlineKind = .idle
-    var requestStart: Instant
-    var bodyDeadline: BodyDeadline?
-    var lastWriteProgress: Instant
-    var lingered = 0
-    var keepAlive = true
-    var requestVersion: HTTPVersion = .http11
-    var isHeadRequest = false
     var parked: ParkedRequest?
     var stream: EventStream?
     /// Takes up kept input on a later turn; made when first needed.
     var resumeTimer: LoopTimer?
-    var requestsLeftInTurn = 0
-    /// The answers queued by this turn's reading wait for the end of the turn (`HTTPServer.
-    /// flushAtEndOfTurn`); no writable interest is asked for them meanwhile.
-    var flushScheduled = false
 
-    /// The requests one connection handles per turn of the loop. Without a cap, one read of
-    /// 64 KiB can hold 600 pipelined requests, all handled before any other connection is
-    /// served; with it, a client that pipelines waits its turn like everyone else.
-    static let requestsPerTurn = 16
+    /// The requests one connection handles per turn of the loop (`ConnectionMachine`).
+    static let requestsPerTurn = ConnectionMachine.requestsPerTurn
+
+    var state: State { machine.state }
+    var interest: Interest { machine.interest }
 
     init(server: HTTPServer, transport: any Transport, peer: PeerAddress) {
         self.server = server
         self.transport = transport
         self.peer = peer
-        parser = HTTPRequestParser(limits: server.configuration.parserLimits)
-        requestStart = server.loop.now
-        lastWriteProgress = server.loop.now
+        machine = ConnectionMachine(configuration: server.configuration, now: server.loop.now)
         timer = server.loop.makeTimer { [unowned self] in self.timerFired() }
+    }
+
+    /// What the machine cannot know: the queued output, the kept input, the timer.
+    var outside: ConnectionMachine.Outside {
+        ConnectionMachine.Outside(hasOutput: !output.isEmpty || producer != nil, backlogFull: isBacklogFull,
+                                  hasPendingInput: !pendingInput.isEmpty,
+                                  timerDue: timer.isScheduled ? timer.deadline : nil)
     }
 
     // MARK: Events
 
-    /// An epoll event: the flush it asks for, then its step (`ConnectionWants`).
+    /// An epoll event: the flush it asks for, then its step (the machine decides both).
     func handleIO(_ events: IOEvents) {
-        if ConnectionWants.flushes(on: events, hasOutput: !output.isEmpty || producer != nil,
-                                   transportNeeds: transport.neededInterest) {
+        if machine.handle(.ioArrived(events, hasOutput: !output.isEmpty || producer != nil, transport)).flush == .now {
             flush()
         }
-        switch ConnectionWants.step(on: events, in: state, hasPendingInput: !pendingInput.isEmpty,
-                                    transportHasInput: transport.hasBufferedInput, transportNeeds: transport.neededInterest) {
-        case .read:
-            readAndProcess()
-        case .close:
+        let actions = machine.handle(.io(events, outside, transport))
+        if actions.close {
             close()
-            return
-        case .drain:
+        } else if actions.drain {
             drainLinger()
-            return
-        case .settle:
-            break
-        case .none:
-            return
+        } else {
+            if actions.read { readAndProcess() }
+            if actions.settle { settle() }
         }
-        settle()
     }
 
     var loop: EventLoop { server.loop }
@@ -140,24 +105,14 @@ final class HTTPConnection: IOHandler, RequestAnswering {
     /// The server stops: idle connections close now, a parked request gets its answer, a
     /// stream ends; a request being read may still finish (and its answer closes).
     func beginShutdown() {
-        keepAlive = false
-        switch state {
-        case .reading:
-            if parser.isIdle && head == nil && output.isEmpty && producer == nil && pendingInput.isEmpty {
-                close()
-            }
-        case .parked, .held:
-            parked?.expire()
-        case .streaming:
-            endStream()
-        default:
-            break
-        }
+        let actions = machine.handle(.shutdown(outside))
+        if actions.close { close() }
+        if actions.expireParked { parked?.expire() }
+        if actions.endStream { endStream() }
     }
 
     func close() {
-        guard state != .closed else { return }
-        state = .closed
+        guard machine.handle(.close).close else { return }
         server.loop.cancel(timer)
         if let resumeTimer { server.loop.cancel(resumeTimer) }
         if let registration {
