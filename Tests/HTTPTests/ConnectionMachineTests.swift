@@ -1,4 +1,5 @@
 import EventLoop
+import Transports
 @testable import HTTP
 import Testing
 

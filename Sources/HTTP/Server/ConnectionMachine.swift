@@ -1,4 +1,5 @@
 import EventLoop
+import Transports
 
 /// The decisions of one connection, as a value: it takes an event (bytes read, an answer
 /// given, output written, the client gone, a deadline reached, an epoll event, the end of the
