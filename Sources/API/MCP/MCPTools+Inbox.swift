@@ -57,16 +57,7 @@ extension MCPTools {
 
     /// `{"items": [...], "unread": N}`, each item as REST writes it.
     static func written(_ items: [InboxItem], unread: Int) -> [UInt8] {
-        written(capacity: 64 + items.count * 400) { writer in
-            writer.beginObject()
-            writer.key("items")
-            writer.beginArray()
-            for item in items { item.write(to: &writer) }
-            writer.endArray()
-            writer.key("unread")
-            writer.int(unread)
-            writer.endObject()
-        }
+        written(capacity: 64 + items.count * 400) { writer in InboxItem.writePage(items, unread: unread, to: &writer) }
     }
 
     /// One line per item: what it is and its text.

@@ -75,6 +75,19 @@ public struct InboxItem: Sendable, Equatable {
         writer.timestamp(millis: readAt)
         writer.endObject()
     }
+
+    /// A page of the inbox, `{"items": [Item], "unread": 2}`, as `GET /v1/inbox` and
+    /// `check_inbox` answer it.
+    public static func writePage(_ items: [InboxItem], unread: Int, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("items")
+        writer.beginArray()
+        for item in items { item.write(to: &writer) }
+        writer.endArray()
+        writer.key("unread")
+        writer.int(unread)
+        writer.endObject()
+    }
 }
 
 

@@ -35,14 +35,7 @@ final class InboxRoutes: RouteGroup {
     /// `{"items": [Item], "unread": 2}`
     static func items(_ items: [InboxItem], unread: Int) -> HTTPResponse {
         Answers.response(capacity: 64 + items.reduce(0) { $0 + 300 + $1.text.utf8.count }) { writer in
-            writer.beginObject()
-            writer.key("items")
-            writer.beginArray()
-            for item in items { item.write(to: &writer) }
-            writer.endArray()
-            writer.key("unread")
-            writer.int(unread)
-            writer.endObject()
+            InboxItem.writePage(items, unread: unread, to: &writer)
         }
     }
 }
