@@ -17,8 +17,8 @@ extension MCPTools {
         let render = { (items: [InboxItem], unread: Int) -> HTTPResponse in
             invocation.reply(Self.written(items, unread: unread), summary: Self.summary(items), unread: unread)
         }
-        let outcome = try InboxRoutes.awaitItems(invocation.use, inbox: services.inbox, wait: wait, limit: limit,
-                                                 markRead: markRead, render: render)
+        let outcome = try Wait.inboxItems(of: invocation.use, inbox: services.inbox, seconds: wait, limit: limit,
+                                          markRead: markRead, render: render)
         switch outcome {
         case .park(let wait): return .wait(wait)
         case .respond(let response): return .response(response)
@@ -46,7 +46,7 @@ extension MCPTools {
         try reader.check()
         let keys = try services.keys.list(accountID: invocation.use.accountID)
         let structured = Self.written(capacity: 64 + keys.count * 200) {
-            InboxRoutes.writeAgents(keys, selfID: invocation.use.keyID, to: &$0)
+            Key.writeAgents(keys, selfID: invocation.use.keyID, to: &$0)
         }
         var summary = "\(keys.count) agent\(keys.count == 1 ? "" : "s"):"
         for key in keys {
