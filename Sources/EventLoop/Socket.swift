@@ -232,7 +232,9 @@ public enum Socket {
         return value
     }
 
-    private static func fill(_ storage: inout sockaddr_storage, address: [UInt8], port: UInt16) -> socklen_t {
+    /// Writes the socket address of `address` (4 bytes: IPv4, 16: IPv6) and `port` into
+    /// `storage`; returns its length.
+    public static func fill(_ storage: inout sockaddr_storage, address: [UInt8], port: UInt16) -> socklen_t {
         withUnsafeMutablePointer(to: &storage) { pointer in
             if address.count == 4 {
                 return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in

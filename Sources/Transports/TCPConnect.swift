@@ -12,30 +12,9 @@ public enum TCPConnect {
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Errno.current }
         // Requests are small and should leave at once, not wait for Nagle's timer.
-        var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        Socket.setNoDelay(fd)
         var storage = sockaddr_storage()
-        let length: socklen_t
-        let bytes = address.bytes
-        if address.family == .v4 {
-            length = withUnsafeMutablePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
-                    sin.pointee.sin_family = sa_family_t(AF_INET)
-                    sin.pointee.sin_port = port.bigEndian
-                    withUnsafeMutableBytes(of: &sin.pointee.sin_addr) { $0.copyBytes(from: bytes) }
-                    return socklen_t(MemoryLayout<sockaddr_in>.size)
-                }
-            }
-        } else {
-            length = withUnsafeMutablePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in
-                    sin6.pointee.sin6_family = sa_family_t(AF_INET6)
-                    sin6.pointee.sin6_port = port.bigEndian
-                    withUnsafeMutableBytes(of: &sin6.pointee.sin6_addr) { $0.copyBytes(from: bytes) }
-                    return socklen_t(MemoryLayout<sockaddr_in6>.size)
-                }
-            }
-        }
+        let length = Socket.fill(&storage, address: address.bytes, port: port)
         let status = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
         }
