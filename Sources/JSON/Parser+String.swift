@@ -54,7 +54,7 @@ extension Parser {
     /// True when a byte of `word` is a quote, a backslash, below 0x20 or non-ASCII.
     /// The classic "has zero byte" bit tricks, exact for whether any byte matches.
     @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
+    static func needsAttention(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -67,7 +67,7 @@ extension Parser {
 
     /// Validates the multi-byte sequence led by `bytes[j]` (Unicode table 3-7: no overlong
     /// forms, no surrogates, nothing above U+10FFFF) and returns the offset after it.
-    private func skipUTF8Sequence(at j: Int) throws(JSONParseError) -> Int {
+    func skipUTF8Sequence(at j: Int) throws(JSONParseError) -> Int {
         let lead = bytes[j]
         let length: Int
         var low: UInt8 = 0x80
@@ -113,7 +113,7 @@ extension Parser {
     }
 
     /// The scalar the escape whose backslash is at `j` stands for, and the offset after it.
-    private func escape(at j: Int) throws(JSONParseError) -> (scalar: UInt32, next: Int) {
+    func escape(at j: Int) throws(JSONParseError) -> (scalar: UInt32, next: Int) {
         guard j + 1 < bytes.count else { throw JSONParseError(.unexpectedEnd, at: bytes.count) }
         switch bytes[j + 1] {
         case UInt8(ascii: "\""): return (0x22, j + 2)

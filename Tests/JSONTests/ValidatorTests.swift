@@ -100,4 +100,21 @@ import TestSupport
             #expect(validated(bytes) == parsed(bytes), "\(text)")
         }
     }
+
+    /// The validator scans plain integers and one-byte escapes itself: each way a number or
+    /// a string can end, continue or break, at the end of the text too, in every container.
+    @Test func agreesOnNumbersAndStringsItScansItself() {
+        let numbers = ["1", "12", "9", "10", "1.5", "12.", "1e5", "1E+5", "1e-", "12e", "1x", "01", "-1", "-", "0",
+                       "00", "0.1", "1.2.3", "1ee5", "19a", "1 ", " 7 ", "123456789012345678901234567890"]
+        let strings = [#""a""#, #""""#, #""\n""#, #""\q""#, #""\"#, #""\u00e9""#, #""\u00""#, #""abcdefghijklmnop""#,
+                       #""abcdefgh\tijklmnop""#, "\"\u{E9}\"", "\"abcdefg\u{1}h\"", "\"abc", #""\\""#, #""\/\b\f\r\t\"""#]
+        for item in numbers + strings {
+            for text in [item, "[\(item)]", "[\(item),\(item)]", "{\"k\":\(item)}", "{\(item):1}", "[\(item)"] {
+                let bytes = Array(text.utf8)
+                #expect(validated(bytes) == parsed(bytes), "\(text)")
+            }
+        }
+        #expect(validated(Array(#"[12.5e3,7,"a\nb"]"#.utf8)) == nil)
+        #expect(validated(Array("[12x]".utf8)) != nil)
+    }
 }
