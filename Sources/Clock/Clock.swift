@@ -28,6 +28,12 @@ public final class SystemClock: Clock, Sendable {
         Self.read(CLOCK_REALTIME) / 1_000_000
     }
 
+    /// The CPU time the calling thread has used, in nanoseconds (CLOCK_THREAD_CPUTIME_ID): what
+    /// the loop's turns are measured in, since time the thread waited for a core is not its own.
+    public static func threadCPUNanoseconds() -> Int64 {
+        read(CLOCK_THREAD_CPUTIME_ID)
+    }
+
     private static func read(_ id: clockid_t) -> Int64 {
         var ts = timespec()
         clock_gettime(id, &ts)

@@ -35,6 +35,11 @@ public final class EventLoop {
     /// between) only meets a read that would block.
     public var turnBudget = TimeSpan.milliseconds(4)
     public let handle: EventLoopHandle
+    /// The CPU time of each turn so far (`TurnCPU`), for the metrics.
+    public private(set) var turnCPU = TurnCPU()
+    /// The thread's CPU time when the last turn ended; nil before the first (`run` sets it).
+    private var cpuAtLastTurnEnd: Int64?
+    private let threadCPU: () -> Int64
     private var wakeRegistration: IORegistration?
     private var signalSource: SignalSource?
 
@@ -43,8 +48,11 @@ public final class EventLoop {
         var generation: UInt32
     }
 
-    public init(clock: any Clock = SystemClock.shared, maxEventsPerWait: Int = 256) throws(Errno) {
+    /// `threadCPU` reads the loop thread's CPU time in nanoseconds (tests give their own).
+    public init(clock: any Clock = SystemClock.shared, maxEventsPerWait: Int = 256,
+                threadCPU: @escaping () -> Int64 = SystemClock.threadCPUNanoseconds) throws(Errno) {
         self.clock = clock
+        self.threadCPU = threadCPU
         self.now = clock.now
         epollFD = try retryingEINTR { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         events = .allocate(capacity: maxEventsPerWait)
@@ -181,6 +189,7 @@ public final class EventLoop {
     /// Runs until `stop()`.
     public func run() {
         stopped = false
+        cpuAtLastTurnEnd = threadCPU()
         while !stopped {
             runOnce(maxWait: nil)
         }
@@ -218,6 +227,12 @@ public final class EventLoop {
         // still open, so it never reads rows that a failing COMMIT then takes back.
         endTurn()
         runTimers()
+        // One read of the thread's CPU time a turn: the span since the last turn's end.
+        let cpu = threadCPU()
+        if let last = cpuAtLastTurnEnd {
+            turnCPU.record(nanoseconds: cpu - last)
+        }
+        cpuAtLastTurnEnd = cpu
     }
 
     /// Handles the events left from the last turn, then the `count` new ones, until the turn's

@@ -109,6 +109,32 @@ final class RecordingHandler: IOHandler {
         for fd in descriptors { close(fd) }
     }
 
+    /// Each turn's CPU time, from the end of the turn before, lands in its bucket: the time a
+    /// handler and the queued work it left take, and nothing for the turn before `run`.
+    @Test func eachTurnsCPUTimeIsCountedInItsBucketAndTheLongestKept() throws {
+        var cpu: Int64 = 0
+        let loop = try EventLoop(clock: ManualClock(), threadCPU: { cpu })
+        let fd = eventfd(1, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        defer { close(fd) }
+        var costs: [Int64] = [20_000_000, 500_000, 3_000_000]
+        let handler = RecordingHandler()
+        handler.onEvent = { _ in
+            let cost = costs.removeFirst()
+            cpu += cost / 2
+            loop.atEndOfTurn(.commit) { cpu += cost - cost / 2 }
+        }
+        let registration = try loop.register(fd: fd, interest: .readable, handler: handler)
+        defer { loop.unregister(registration) }
+        loop.runOnce(maxWait: .zero)
+        #expect(loop.turnCPU.turns == 0, "the first turn has no start to measure from")
+        costs = [20_000_000, 500_000, 3_000_000]
+        for _ in 0..<3 { loop.runOnce(maxWait: .zero) }
+        #expect(loop.turnCPU.turns == 3)
+        #expect(loop.turnCPU.counts == [1, 1, 0, 1, 0, 0, 0])
+        #expect(loop.turnCPU.longestMicros == 20_000)
+        #expect(loop.turnCPU.sumMicros == 23_500)
+    }
+
     /// Two descriptors are ready in the same batch. The first handler closes the second
     /// descriptor and a new one takes its number; the old event must not reach the new owner.
     /// The number is taken over with dup2, which closes and reuses it in one step, so tests

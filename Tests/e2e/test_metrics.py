@@ -69,6 +69,16 @@ def test_the_exposition_parses_and_counters_follow_the_traffic(start_server):
     assert samples[("relaydeck_store_wal_frames", ())] > 0
     assert samples[("relaydeck_push_outbox_jobs", ())] == 0
     assert samples[("relaydeck_push_outbox_oldest_age_seconds", ())] == 0
+    # The loop counts its turns by CPU time: cumulative buckets up to +Inf, the longest within
+    # the sum of all.
+    turns = samples[("relaydeck_loop_turn_cpu_seconds_count", ())]
+    assert turns > 0
+    assert samples[("relaydeck_loop_turn_cpu_seconds_bucket", (("le", "+Inf"),))] == turns
+    cumulative = [samples[("relaydeck_loop_turn_cpu_seconds_bucket", (("le", le),))]
+                  for le in ("0.001", "0.004", "0.016", "0.064", "0.256", "1.024", "+Inf")]
+    assert cumulative == sorted(cumulative)
+    longest = samples[("relaydeck_loop_longest_turn_cpu_seconds", ())]
+    assert 0 < longest <= samples[("relaydeck_loop_turn_cpu_seconds_sum", ())]
 
     # An open event stream is counted while it is open.
     stream = socket.create_connection((server.host, server.port), timeout=10)

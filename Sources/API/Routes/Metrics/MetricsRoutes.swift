@@ -1,5 +1,6 @@
 import Clock
 import Crypto
+import EventLoop
 import HTTP
 import Relaydeck
 
@@ -70,6 +71,13 @@ struct MetricsRoutes: RouteGroup {
             let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
             text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
         }
+        let turns = context.loop.turnCPU
+        text.family("relaydeck_loop_turn_cpu_seconds", .histogram,
+                    "The CPU time of the event loop's turns (its events, queued work and timers), from the end of the turn before.")
+        text.histogram("relaydeck_loop_turn_cpu_seconds", [], bounds: TurnCPU.boundsMicros, counts: turns.counts[...],
+                       sumMicros: turns.sumMicros)
+        text.family("relaydeck_loop_longest_turn_cpu_seconds", .gauge, "The CPU time of the longest event loop turn since the start.")
+        text.sample("relaydeck_loop_longest_turn_cpu_seconds", seconds: turns.longestMicros)
         text.family("relaydeck_build_info", .gauge, "Always 1; the version of the running binary as a label.")
         text.sample("relaydeck_build_info", [("version", context.configuration.serverVersion)], 1)
         return text.bytes
