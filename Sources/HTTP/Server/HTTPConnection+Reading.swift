@@ -6,7 +6,7 @@ import Transports
 /// request to the handler.
 extension HTTPConnection {
     /// Answers the input kept from before, then what the socket has, for one turn (at most
-    /// `requestsPerTurn` requests and 16 reads), while the connection is reading and its
+    /// `requestsPerTurn` requests and `readsPerTurn` reads), while the connection is reading and its
     /// answers are within the bound. What is left waits for a later turn (`settle`).
     func readAndProcess() {
         let buffer = server.readBuffer
@@ -18,7 +18,7 @@ extension HTTPConnection {
                 flushAfterReading()
                 continue
             }
-            guard reads < 16 else { break }
+            guard reads < ConnectionMachine.readsPerTurn else { break }
             reads += 1
             let count: Int?
             do {
