@@ -102,16 +102,6 @@ extension Parser {
         return next
     }
 
-    /// Skips the string whose opening quote is at `index`, checking it as `parseString` does;
-    /// leaves `index` past the closing quote.
-    mutating func skipString() throws(JSONParseError) {
-        var j = try scanPlain(from: index + 1)
-        while bytes[j] == UInt8(ascii: "\\") {
-            j = try scanPlain(from: try escape(at: j).next)
-        }
-        index = j + 1
-    }
-
     /// The scalar the escape whose backslash is at `j` stands for, and the offset after it.
     func escape(at j: Int) throws(JSONParseError) -> (scalar: UInt32, next: Int) {
         guard j + 1 < bytes.count else { throw JSONParseError(.unexpectedEnd, at: bytes.count) }

@@ -111,9 +111,9 @@ extension Parser {
         try expectColon()
     }
 
-    /// The string whose opening quote is at `quote`, checked as `skipString` checks it (the
-    /// same errors at the same offsets), in one loop: short strings and the escapes that
-    /// stand for one byte pay no call. Returns the offset after the closing quote.
+    /// The string whose opening quote is at `quote`, checked as `parseString` checks it (the
+    /// same errors at the same offsets: `ValidatorTests`), in one loop: short strings and the
+    /// escapes that stand for one byte pay no call. Returns the offset after the closing quote.
     @inline(__always)
     private func skipString(from quote: Int) throws(JSONParseError) -> Int {
         let end = bytes.count
