@@ -385,6 +385,14 @@ public enum Schema {
             \(countingTriggers("questions", ["prompt", "options", "answer"], questionBytes))
             \(countingTriggers("inbox_items", ["text"], itemBytes))
             """),
+        // The planner prunes the windows that ended with nothing waiting on every change it
+        // plans (`OutboxSQL.pruneWindows`). `push_windows_due` holds only the windows that
+        // wait, so the prune read every window of every account: a server with many devices
+        // paid a scan of them on each write. This index holds exactly the rows the prune may
+        // delete, by the time it compares.
+        Migration(version: 9, name: "idle push windows by age", sql: """
+            CREATE INDEX push_windows_idle ON push_windows(last_sent_at) WHERE due_at IS NULL;
+            """),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift
