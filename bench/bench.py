@@ -103,6 +103,28 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of the processes `pids` so far (all their threads), from
+    /proc/<pid>/stat: the same figures getrusage gives a process of itself."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def family(pid: int) -> list[int]:
+    """`pid` and its children (nginx's master and its worker)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [pid, *map(int, children)]
+
+
+def cpu_note(name: str, sides: list[tuple[str, list[float]]]):
+    """A note with each side's CPU time per request, in µs: median (min–max) of the runs."""
+    parts = [f"{side} {fmt(values, ' µs', 1)}" for side, values in sides if values]
+    NOTES.append(f"{name}: CPU time per request (server processes, /proc/<pid>/stat over each run): " + "; ".join(parts) + ".")
+
+
 def call(port: int, method: str, path: str, body=None, token=None, key=None, headers=None, expect=None):
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
                                      data=json.dumps(body).encode() if body is not None else None)
@@ -210,12 +232,13 @@ def wrk(url: str, script: Path | None = None, headers: dict | None = None, durat
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.monotonic() - started
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    total = re.search(r"(\d+) requests in", out)
     if not rps:
         raise SystemExit(f"bench: wrk gave no figure:\n{out}")
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     p99 = re.search(r"\s99%\s+([\d.]+)(us|ms|s)", out)
-    return {"rps": float(rps.group(1)), "non2xx": int(bad.group(1)) if bad else 0,
+    return {"rps": float(rps.group(1)), "requests": int(total.group(1)) if total else 0, "non2xx": int(bad.group(1)) if bad else 0,
             "errors": sum(map(int, errors.groups())) if errors else 0,
             "cpu": (usage.ru_utime + usage.ru_stime) / wall, "p99": p99.group(0).strip() if p99 else "", "out": out}
 
@@ -253,19 +276,33 @@ def absolute(name, values, unit, target, met, digits=1):
     RESULTS.append(f"| {name} | {fmt(values, unit, digits)} | – | – | {target} | {verdict} |")
 
 
-def compare(name, path, ours_url_headers, nginx_locations, ratio_target, script=None, env=None):
+def measured(url, pids, script=None, headers=None, env=None, connections=None) -> dict:
+    """One wrk run, with the CPU time per request (µs) the processes `pids` used during it."""
+    before = cpu_seconds(pids)
+    result = wrk(url, script, headers, env=env, connections=connections)
+    result["cpu_per_request"] = (cpu_seconds(pids) - before) * 1e6 / max(1, result["requests"])
+    return result
+
+
+def compare(name, path, ours_url_headers, nginx_locations, ratio_target, script=None, env=None, ours_pid=None):
     """wrk against relaydeckd and nginx, alternating, BENCH_RUNS times each."""
     ours_port, headers = ours_url_headers
     nginx = Nginx(nginx_locations)
     ours, ref, ours_cpu, ref_cpu = [], [], [], []
+    per_request = {"relaydeckd": [], "nginx": []}
+    pids = {"relaydeckd": [ours_pid] if ours_pid else [], "nginx": []}
     try:
         # Warm-up: both sides, 2 s each.
         wrk(f"http://127.0.0.1:{ours_port}{path}", script, headers, duration=2, env=env)
         wrk(f"http://127.0.0.1:{nginx.port}{path}", script, headers, duration=2, env=env)
+        # After the warm-up: the master has forked its worker by then.
+        pids["nginx"] = family(nginx.process.pid)
         for run in range(RUNS):
             for side, port, figures, cpu in (("relaydeckd", ours_port, ours, ours_cpu),
                                              ("nginx", nginx.port, ref, ref_cpu)):
-                result = wrk(f"http://127.0.0.1:{port}{path}", script, headers, env=env)
+                result = measured(f"http://127.0.0.1:{port}{path}", pids[side], script, headers, env=env)
+                if pids[side]:
+                    per_request[side].append(result["cpu_per_request"])
                 if result["non2xx"] or result["errors"]:
                     raise SystemExit(f"bench: {name} {side}: {result['non2xx']} non-2xx, {result['errors']} socket "
                                      f"errors\n{result['out']}")
@@ -276,6 +313,7 @@ def compare(name, path, ours_url_headers, nginx_locations, ratio_target, script=
     finally:
         nginx.stop()
     row(name, ours, ref, ratio_target, ours_cpu, ref_cpu)
+    cpu_note(name, list(per_request.items()))
 
 
 # --- rows -----------------------------------------------------------------------------------
@@ -283,7 +321,7 @@ def compare(name, path, ours_url_headers, nginx_locations, ratio_target, script=
 def bench_health():
     server = Server()
     body = json.dumps(call(server.port, "GET", "/health"), separators=(",", ":"))
-    compare("`GET /health`, 50 connections", "/health", (server.port, {}), {"= /health": (200, body)}, 0.9)
+    compare("`GET /health`, 50 connections", "/health", (server.port, {}), {"= /health": (200, body)}, 0.9, ours_pid=server.pid)
     server.stop()
 
 
@@ -301,25 +339,30 @@ def bench_task_get():
     path = f"/v1/tasks/{task['id']}"
     body = raw_body(server.port, path, secret)
     compare("`GET /v1/tasks/{id}` with an API key", path, (server.port, {"X-API-Key": secret}),
-            {f"= {path}": (200, body)}, 0.6)
+            {f"= {path}": (200, body)}, 0.6, ours_pid=server.pid)
     server.stop()
 
 
-def bench_task_write():
+def bench_task_write(synchronous: str = "NORMAL"):
     """POST /v1/tasks, then PATCH of that task's progress to done (bench/lua/task_write.lua:
     each 201's id goes to a queue; the next request PATCHes it). Twenty keys of one account
-    take turns so that no key reaches its cap of open tasks."""
-    server = Server()
+    take turns so that no key reaches its cap of open tasks. `synchronous`: the server's
+    DATABASE_SYNCHRONOUS (the row `task-write-full` is the same with FULL)."""
+    server = Server({"DATABASE_SYNCHRONOUS": synchronous})
     _, keys = new_account(server.port, 20)
     task = call(server.port, "POST", "/v1/tasks", {"title": "bench"}, key=keys[0][1], expect=201)
     body = json.dumps(task, separators=(",", ":"))
     env = {"BENCH_KEYS": ",".join(f"{key_id}={secret}" for key_id, secret in keys)}
-    compare("`POST /v1/tasks` + `PATCH` progress (one commit each)", "/v1/tasks", (server.port, {}),
-            {"= /v1/tasks": (201, body), "/v1/tasks/": (200, body)}, 0.3, script=LUA / "task_write.lua", env=env)
+    name = "`POST /v1/tasks` + `PATCH` progress (one commit each)"
+    if synchronous != "NORMAL":
+        name += f", `DATABASE_SYNCHRONOUS={synchronous}`"
+    compare(name, "/v1/tasks", (server.port, {}),
+            {"= /v1/tasks": (201, body), "/v1/tasks/": (200, body)}, 0.3, script=LUA / "task_write.lua", env=env,
+            ours_pid=server.pid)
     db = sqlite3.connect(server.db)
     open_tasks = db.execute("SELECT count(*) FROM tasks WHERE status IN ('todo', 'in_progress')").fetchone()[0]
     db.close()
-    NOTES.append(f"task write: {open_tasks} tasks left open at the end (a 201 whose PATCH did not come before wrk "
+    NOTES.append(f"task write ({synchronous}): {open_tasks} tasks left open at the end (a 201 whose PATCH did not come before wrk "
                  f"stopped); every answer was 2xx.")
     server.stop()
 
@@ -344,6 +387,8 @@ def bench_mcp():
         except OSError:
             time.sleep(0.05)
     ours, ref, ours_cpu, ref_cpu = [], [], [], []
+    per_request = {"relaydeckd": [], "mcp SDK": []}
+    pids = {"relaydeckd": [server.pid], "mcp SDK": [reference.pid]}
     sides = (("relaydeckd", server.port, {"BENCH_MCP_TASK": task["id"], "BENCH_MCP_SECRET": secret,
                                           "BENCH_MCP_VERSION": MCP_VERSION}, ours, ours_cpu),
              ("mcp SDK", ref_port, {"BENCH_MCP_TASK": "tsk_bench", "BENCH_MCP_VERSION": "2025-06-18"}, ref, ref_cpu))
@@ -352,7 +397,9 @@ def bench_mcp():
             wrk(f"http://127.0.0.1:{port}/mcp", LUA / "mcp_update_task.lua", duration=2, connections=10, env=env)
         for run in range(RUNS):
             for name, port, env, figures, cpu in sides:
-                result = wrk(f"http://127.0.0.1:{port}/mcp", LUA / "mcp_update_task.lua", connections=10, env=env)
+                result = measured(f"http://127.0.0.1:{port}/mcp", pids[name], LUA / "mcp_update_task.lua", env=env,
+                                  connections=10)
+                per_request[name].append(result["cpu_per_request"])
                 if result["non2xx"] or result["errors"]:
                     raise SystemExit(f"bench: mcp {name}: {result['non2xx']} non-2xx, {result['errors']} errors\n"
                                      f"{result['out']}")
@@ -364,6 +411,7 @@ def bench_mcp():
         reference.wait(timeout=10)
         server.stop()
     row("MCP `tools/call update_task`, 10 connections", ours, ref, 40, ours_cpu, ref_cpu, unit=" calls/s")
+    cpu_note("MCP", list(per_request.items()))
     # What the reference's process used: it is one Python process on one core.
     NOTES.append("MCP: the reference is one uvicorn process (one core, as the SDK runs it); relaydeckd is one "
                  "process with one loop too.")
@@ -684,6 +732,7 @@ ROWS = {
     "health": bench_health,
     "task-get": bench_task_get,
     "task-write": bench_task_write,
+    "task-write-full": lambda: bench_task_write("FULL"),
     "mcp": bench_mcp,
     "fanout": bench_fanout,
     "wakeup": bench_wakeup,
