@@ -7,7 +7,8 @@ figure next to the reference measured in the same run (nginx for HTTP, a server 
 official Python MCP SDK for MCP), with min / median / max over BENCH_RUNS runs. The table goes
 to stdout and to bench/results/latest.md. See bench/README.md for what each row measures.
 
-Rows: health task-get task-write mcp fanout wakeup capacity idle start (default: all).
+Rows: health task-get task-write task-write-full mcp fanout wakeup capacity idle start growth
+(default: all).
 Settings (environment): RELAYDECKD, BENCH_RUNS (3), BENCH_DURATION (10 s of wrk per run),
 BENCH_CONNECTIONS (50), BENCH_ROUNDS (200 timed events per run for fan-out and wake-up),
 BENCH_CAPACITY (10000 streams and as many parked waits), BENCH_START_TASKS (100000).
@@ -37,6 +38,8 @@ CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "50"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "200"))
 CAPACITY = int(os.environ.get("BENCH_CAPACITY", "10000"))
 START_TASKS = int(os.environ.get("BENCH_START_TASKS", "100000"))
+GROWTH_TASKS = int(os.environ.get("BENCH_GROWTH_TASKS", "1000000"))
+GROWTH_ACCOUNTS = int(os.environ.get("BENCH_GROWTH_ACCOUNTS", "500"))
 PYTHON = sys.executable
 WORK = Path(tempfile.mkdtemp(prefix="relaydeck-bench."))
 LUA = ROOT / "bench" / "lua"
@@ -652,6 +655,46 @@ def bench_idle():
     absolute("idle: resident memory after start", figures, " MB", "< 12 MB", statistics.median(figures) < 12)
 
 
+TASK_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def copy_tasks(path: Path, plan: list[tuple[str, str, int, int]]) -> int:
+    """Replaces the tasks of the database at `path` (made by the server, with one task of its
+    own as the template) with copies: `plan` is (key_id, account_id, tasks, open ones) per key,
+    the open ones `todo`, the rest `done`; the per-key counts and the change counter are kept
+    right (the schema's triggers keep the text counts). Returns the tasks in the file."""
+    db = sqlite3.connect(path, isolation_level=None)
+    template = db.execute("SELECT * FROM tasks LIMIT 1").fetchone()
+    columns = [d[0] for d in db.execute("SELECT * FROM tasks LIMIT 1").description]
+    db.execute("DELETE FROM tasks")
+    db.execute("BEGIN")
+    insert = f"INSERT INTO tasks ({','.join(columns)}) VALUES ({','.join('?' * len(columns))})"
+    seq = 0
+    for key_id, account_id, tasks, open_tasks in plan:
+        rows = []
+        for n in range(tasks):
+            seq += 1
+            row = dict(zip(columns, template))
+            value, text = seq, ""
+            for _ in range(26):
+                value, digit = divmod(value, 32)
+                text = TASK_ID_ALPHABET[digit] + text
+            row.update(id="tsk_" + text, key_id=key_id, account_id=account_id, title=f"task {seq}",
+                       status="todo" if n < open_tasks else "done", updated_at=row["created_at"] + seq,
+                       completed_at=None if n < open_tasks else row["created_at"] + seq, created_seq=seq,
+                       changed_seq=seq)
+            rows.append([row[c] for c in columns])
+        db.executemany(insert, rows)
+        db.execute("UPDATE keys SET todo_count = ?, in_progress_count = 0, done_count = ?, cancelled_count = 0 "
+                   "WHERE id = ?", (open_tasks, tasks - open_tasks, key_id))
+    db.execute("UPDATE changes SET seq = ?", (seq,))
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    count = db.execute("SELECT count(*) FROM tasks").fetchone()[0]
+    db.close()
+    return count
+
+
 def build_start_database(path: Path, tasks: int):
     """A database with `tasks` tasks: made by the server (accounts, keys, one task each through
     the API), then the rows copied in by sqlite3 with the per-key counts kept right. 100 keys
@@ -665,49 +708,21 @@ def build_start_database(path: Path, tasks: int):
         call(server.port, "POST", "/v1/tasks", {"title": "template", "description": "A task of the start benchmark."},
              key=secret, expect=201)
     server.stop()
-    db = sqlite3.connect(path, isolation_level=None)
-    template = db.execute("SELECT * FROM tasks LIMIT 1").fetchone()
-    columns = [d[0] for d in db.execute("SELECT * FROM tasks LIMIT 1").description]
+    db = sqlite3.connect(path)
     key_accounts = dict(db.execute("SELECT id, account_id FROM keys"))
-    db.execute("DELETE FROM tasks")
-    db.execute("BEGIN")
-    alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-    per_key = tasks // len(key_accounts)
-    seq = 0
-    for key_id, account_id in key_accounts.items():
-        for n in range(per_key):
-            seq += 1
-            row = dict(zip(columns, template))
-            value, text = seq, ""
-            for _ in range(26):
-                value, digit = divmod(value, 32)
-                text = alphabet[digit] + text
-            row.update(id="tsk_" + text, key_id=key_id, account_id=account_id, title=f"task {seq}",
-                       status="todo" if n < 200 else "done", updated_at=row["created_at"] + seq,
-                       completed_at=None if n < 200 else row["created_at"] + seq, created_seq=seq, changed_seq=seq)
-            db.execute(f"INSERT INTO tasks ({','.join(columns)}) VALUES ({','.join('?' * len(columns))})",
-                       [row[c] for c in columns])
-        db.execute("UPDATE keys SET todo_count = 200, in_progress_count = 0, done_count = ?, cancelled_count = 0 "
-                   "WHERE id = ?", (per_key - 200, key_id))
-    db.execute("UPDATE changes SET seq = ?", (seq,))
-    db.execute("COMMIT")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    count = db.execute("SELECT count(*) FROM tasks").fetchone()[0]
     db.close()
-    return count
+    per_key = tasks // len(key_accounts)
+    return copy_tasks(path, [(key_id, account_id, per_key, 200) for key_id, account_id in key_accounts.items()])
 
 
-def bench_start():
-    """exec to `READY=1` on NOTIFY_SOCKET (a datagram socket of the bench) with a database of
-    BENCH_START_TASKS tasks; the first start after building the file is left out (it runs the
-    checks of a database it has not seen since the copy)."""
-    path = WORK / "start.db"
-    count = build_start_database(path, START_TASKS)
-    notify_path = WORK / "notify.sock"
+def start_to_ready(path: Path, runs: int) -> list[float]:
+    """ms from exec to `READY=1` on NOTIFY_SOCKET (a datagram socket of the bench), `runs`
+    times, after one start left out (the first after a copy checks a file it has not seen)."""
+    notify_path = WORK / f"notify-{free_port()}.sock"
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(notify_path))
     figures = []
-    for run in range(RUNS + 1):
+    for run in range(runs + 1):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LISTEN": "127.0.0.1:0", "DATABASE_PATH": str(path),
                "NOTIFY_SOCKET": str(notify_path), **RELAXED}
         started = time.monotonic()
@@ -723,9 +738,105 @@ def bench_start():
         process.wait(timeout=30)
         if run:
             figures.append(elapsed)
-        log(f"start run {run}: READY=1 after {elapsed:.1f} ms ({count} tasks){' (warm-up)' if not run else ''}")
+        log(f"start run {run}: READY=1 after {elapsed:.1f} ms ({path.name}){' (warm-up)' if not run else ''}")
     notify.close()
+    return figures
+
+
+def bench_start():
+    """exec to `READY=1` with a database of BENCH_START_TASKS tasks (`start_to_ready`)."""
+    path = WORK / "start.db"
+    count = build_start_database(path, START_TASKS)
+    figures = start_to_ready(path, RUNS)
     absolute(f"start: exec → `READY=1`, {count:,} tasks", figures, " ms", "< 100 ms", statistics.median(figures) < 100)
+
+
+def build_growth_database(path: Path) -> tuple[list[tuple[str, str]], str, int]:
+    """BENCH_GROWTH_ACCOUNTS accounts of 20 keys (made through the API) holding
+    BENCH_GROWTH_TASKS tasks: the first key 5,000 (the page row reads it), the first
+    account's other keys none (the write row's keys, far from their cap), the rest spread
+    over the other keys, 50 of each key's open. Returns the first account's keys, a task of
+    the first key and the tasks in the file."""
+    server = Server(db=path)
+    first = None
+    for n in range(GROWTH_ACCOUNTS):
+        _, made = new_account(server.port, 20)
+        first = first or made
+    call(server.port, "POST", "/v1/tasks", {"title": "template", "description": "A task of the growth benchmark."},
+         key=first[0][1], expect=201)
+    server.stop()
+    db = sqlite3.connect(path)
+    key_accounts = list(db.execute("SELECT id, account_id FROM keys"))
+    db.close()
+    writers = {key_id for key_id, _ in first[1:]}
+    others = [(k, a) for k, a in key_accounts if k != first[0][0] and k not in writers]
+    per_key = max(0, GROWTH_TASKS - 5_000) // max(1, len(others))
+    account = dict(key_accounts)[first[0][0]]
+    plan = [(first[0][0], account, 5_000, 50)] + [(k, a, per_key, min(50, per_key)) for k, a in others]
+    count = copy_tasks(path, plan)
+    db = sqlite3.connect(path)
+    task_id = db.execute("SELECT id FROM tasks WHERE key_id = ? LIMIT 1", (first[0][0],)).fetchone()[0]
+    db.close()
+    return first, task_id, count
+
+
+def build_empty_store(path: Path) -> tuple[list[tuple[str, str]], str]:
+    """One account of 20 keys; the first key holds 100 tasks (one full page)."""
+    server = Server(db=path)
+    _, keys = new_account(server.port, 20)
+    ids = [call(server.port, "POST", "/v1/tasks", {"title": f"task {n}", "description": "A task of the growth benchmark."},
+                key=keys[0][1], expect=201)["id"] for n in range(100)]
+    server.stop()
+    return keys, ids[0]
+
+
+def bench_growth():
+    """How cost grows: the same reads and writes on an empty store and on one of
+    BENCH_GROWTH_TASKS tasks over BENCH_GROWTH_ACCOUNTS × 20 keys, alternating, each with a
+    server of its own: a task GET, a page of 100 of a key's tasks (5,000 of them in the
+    large store), the task-write script, start to `READY=1`, resident memory after the
+    runs. Target: each within 1.5 × its figure on the empty store."""
+    large_path, empty_path = WORK / "growth-large.db", WORK / "growth-empty.db"
+    started = time.monotonic()
+    large_keys, large_task, count = build_growth_database(large_path)
+    log(f"growth: built {count:,} tasks over {GROWTH_ACCOUNTS * 20:,} keys in {time.monotonic() - started:.0f} s")
+    empty_keys, empty_task = build_empty_store(empty_path)
+    stores = {"large": (large_path, large_keys, large_task), "empty": (empty_path, empty_keys, empty_task)}
+    figures = {(store, what): [] for store in stores for what in ("get", "page", "write", "get cpu", "page cpu", "write cpu")}
+    memory = {store: [] for store in stores}
+    for run in range(RUNS):
+        for store, (path, keys, task_id) in stores.items():
+            server = Server(db=path)
+            secret = keys[0][1]
+            url = f"http://127.0.0.1:{server.port}"
+            env = {"BENCH_KEYS": ",".join(f"{key_id}={key_secret}" for key_id, key_secret in keys[1:])}
+            loads = (("get", f"{url}/v1/tasks/{task_id}", None, {"X-API-Key": secret}, None),
+                     ("page", f"{url}/v1/tasks?limit=100", None, {"X-API-Key": secret}, None),
+                     ("write", f"{url}/v1/tasks", LUA / "task_write.lua", None, env))
+            for what, target, script, headers, wrk_env in loads:
+                if run == 0:
+                    wrk(target, script, headers, duration=2, env=wrk_env)
+                result = measured(target, [server.pid], script, headers, env=wrk_env)
+                if result["non2xx"] or result["errors"]:
+                    raise SystemExit(f"bench: growth {store} {what}: {result['non2xx']} non-2xx, {result['errors']} "
+                                     f"errors\n{result['out']}")
+                figures[(store, what)].append(result["rps"])
+                figures[(store, what + " cpu")].append(result["cpu_per_request"])
+                log(f"growth run {run + 1}: {store} {what} {result['rps']:,.0f} req/s, "
+                    f"{result['cpu_per_request']:.1f} µs CPU per request")
+            memory[store].append(rss_kb(server.pid) / 1024)
+            server.stop()
+    names = {"get": "`GET /v1/tasks/{id}`", "page": "`GET /v1/tasks?limit=100`", "write": "task write script"}
+    for what, name in names.items():
+        row(f"growth: {name}, {count:,} tasks vs an empty store", figures[("large", what)], figures[("empty", what)],
+            round(1 / 1.5, 2))
+        cpu_note(f"growth: {name}", [("large", figures[("large", what + " cpu")]),
+                                      ("empty", figures[("empty", what + " cpu")])])
+    start_large, start_empty = start_to_ready(large_path, RUNS), start_to_ready(empty_path, RUNS)
+    absolute(f"growth: exec → `READY=1`, {count:,} tasks (empty store: {fmt(start_empty, ' ms', 1)})", start_large,
+             " ms", "≤ 1.5 × empty", statistics.median(start_large) <= 1.5 * statistics.median(start_empty))
+    absolute(f"growth: resident memory after the runs, {count:,} tasks (empty store: {fmt(memory['empty'], ' MB', 1)})",
+             memory["large"], " MB", "≤ 1.5 × empty", statistics.median(memory["large"]) <= 1.5 * statistics.median(memory["empty"]))
 
 
 ROWS = {
@@ -739,6 +850,7 @@ ROWS = {
     "capacity": bench_capacity,
     "idle": bench_idle,
     "start": bench_start,
+    "growth": bench_growth,
 }
 
 
