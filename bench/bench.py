@@ -416,8 +416,11 @@ def bench_mcp():
     row("MCP `tools/call update_task`, 10 connections", ours, ref, 40, ours_cpu, ref_cpu, unit=" calls/s")
     cpu_note("MCP", list(per_request.items()))
     # What the reference's process used: it is one Python process on one core.
-    NOTES.append("MCP: the reference is one uvicorn process (one core, as the SDK runs it); relaydeckd is one "
-                 "process with one loop too.")
+    versions = subprocess.run([PYTHON, "-c", "from importlib.metadata import version as v; "
+                               "print(f\"mcp {v('mcp')}, uvicorn {v('uvicorn')}\")"],
+                              capture_output=True, text=True).stdout.strip() or "versions unknown"
+    NOTES.append(f"MCP: the reference ({versions}; stateless streamable HTTP, JSON answers, no access log) is one "
+                 "uvicorn process (one core, as the SDK runs it); relaydeckd is one process with one loop too.")
 
 
 def percentile(values, p):
