@@ -145,30 +145,4 @@ extension Parser {
         }
         throw JSONParseError(.unexpectedEnd, at: end)
     }
-
-    /// The offset of the first byte at or after `start` that is not whitespace (or `end`).
-    @inline(__always)
-    private static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var j = start
-        while j < bytes.count {
-            switch bytes[j] {
-            case 0x20, 0x0A, 0x0D, 0x09: j &+= 1
-            default: return j
-            }
-        }
-        return j
-    }
-
-    /// `word` at `start`, as `expectWord` checks it; the offset after it.
-    @inline(__always)
-    private static func expectWord(_ word: StaticString, _ bytes: UnsafeRawBufferPointer, at start: Int) throws(JSONParseError) -> Int {
-        let letters = word.utf8Start
-        var j = start
-        for k in 0..<word.utf8CodeUnitCount {
-            guard j < bytes.count else { throw JSONParseError(.unexpectedEnd, at: j) }
-            guard bytes[j] == letters[k] else { throw JSONParseError(.unexpectedByte(bytes[j]), at: j) }
-            j &+= 1
-        }
-        return j
-    }
 }

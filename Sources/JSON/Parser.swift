@@ -169,24 +169,37 @@ struct Parser {
     }
 
     mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
-        let count = word.utf8CodeUnitCount
+        index = try Self.expectWord(word, bytes, at: index)
+    }
+
+    /// `word` at `start`; the offset after it.
+    @inline(__always)
+    static func expectWord(_ word: StaticString, _ bytes: UnsafeRawBufferPointer, at start: Int) throws(JSONParseError) -> Int {
         let letters = word.utf8Start
-        for k in 0..<count {
-            guard index < bytes.count else { throw JSONParseError(.unexpectedEnd, at: index) }
-            guard bytes[index] == letters[k] else {
-                throw JSONParseError(.unexpectedByte(bytes[index]), at: index)
-            }
-            index += 1
+        var j = start
+        for k in 0..<word.utf8CodeUnitCount {
+            guard j < bytes.count else { throw JSONParseError(.unexpectedEnd, at: j) }
+            guard bytes[j] == letters[k] else { throw JSONParseError(.unexpectedByte(bytes[j]), at: j) }
+            j &+= 1
         }
+        return j
     }
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
+        index = Self.skipWhitespace(bytes, from: index)
+    }
+
+    /// The offset of the first byte at or after `start` that is not whitespace (or `end`).
+    @inline(__always)
+    static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var j = start
+        while j < bytes.count {
+            switch bytes[j] {
+            case 0x20, 0x0A, 0x0D, 0x09: j &+= 1
+            default: return j
             }
         }
+        return j
     }
 }
