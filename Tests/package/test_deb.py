@@ -1,12 +1,16 @@
-"""The .deb that `make deb` builds: its contents and control data (dpkg-deb), lintian, and a
-real installation into a fresh Debian root made with debootstrap: the user, the state
-directory, the conffile, the enabled socket, the binary serving from inside the root, an
-upgrade that keeps the administrator's settings, remove (data kept) and purge (data gone)."""
+"""The .deb that `make deb` builds: its contents and control data (dpkg-deb), lintian, a real
+installation into a fresh Debian root made with debootstrap (the user made by
+systemd-sysusers from the package's sysusers.d file, the state directory, the conffile, the
+enabled socket, the binary serving from inside the root, an upgrade that keeps the
+administrator's settings, remove (data kept), purge (the database kept in /var/backups))."""
 
 import os
+import re
+import shlex
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 import urllib.request
@@ -26,18 +30,34 @@ def version() -> str:
     return run(ROOT / "packaging/version").stdout.strip()
 
 
+# debhelper's dh_installsysusers adds the same to misc:Depends: systemd-sysusers comes with
+# systemd, or alone in systemd-standalone-sysusers; later releases name it systemd-sysusers.
+SYSUSERS_DEPENDS = "systemd | systemd-standalone-sysusers | systemd-sysusers"
+
+
 def test_name_control_fields_and_scripts(deb):
     arch = run("dpkg", "--print-architecture").stdout.strip()
     assert deb.name == f"relaydeck_{version()}_{arch}.deb"
     fields = {name: run("dpkg-deb", "-f", deb, name).stdout.strip()
               for name in ["Package", "Version", "Architecture", "Maintainer", "Section", "Priority", "Depends"]}
     assert fields["Package"] == "relaydeck" and fields["Version"] == version() and fields["Architecture"] == arch
-    assert fields["Depends"] == "", "a static binary depends on nothing"
+    assert fields["Depends"] == SYSUSERS_DEPENDS, "the static binary needs no library; the postinst needs systemd-sysusers"
     info = run("dpkg-deb", "-I", deb).stdout
     for script in ["postinst", "prerm", "postrm", "conffiles", "md5sums"]:
         assert f" {script} " in info, info
     conffiles = run("dpkg-deb", "--ctrl-tarfile", deb)
     assert conffiles.returncode == 0
+
+
+def test_the_maintainer_is_the_projects_own_and_no_homepage_is_invented(deb):
+    maintainer = run("dpkg-deb", "-f", deb, "Maintainer").stdout.strip()
+    assert maintainer.startswith("Relaydeck Server maintainers <") and maintainer.endswith(">"), maintainer
+    # The changelog's entries are signed by the same maintainer.
+    trailer = re.search(r"^ -- (.+?)  ", (ROOT / "packaging/debian/changelog").read_text(), re.M).group(1)
+    assert trailer == maintainer
+    # The project has no public home page; the field is left out rather than made up.
+    assert run("dpkg-deb", "-f", deb, "Homepage").stdout.strip() == ""
+    assert "Homepage" not in (ROOT / "packaging/debian/control.in").read_text()
 
 
 def test_files_owners_and_modes(deb):
@@ -56,6 +76,8 @@ def test_files_owners_and_modes(deb):
         "./usr/share/man/man1/relaydeckd.1.gz": "-rw-r--r--",
         "./usr/share/bash-completion/completions/relaydeckd": "-rw-r--r--",
         "./usr/share/doc/relaydeck/examples/prometheus.yml": "-rw-r--r--",
+        "./usr/share/doc/relaydeck/README.Debian": "-rw-r--r--",
+        "./usr/lib/sysusers.d/relaydeck.conf": "-rw-r--r--",
     }
     for path, mode in expected.items():
         assert entries.get(path, ("missing",))[0] == mode, (path, entries.get(path))
@@ -71,6 +93,10 @@ def test_files_owners_and_modes(deb):
         assert (extracted / completion).read_bytes() == (ROOT / "packaging/bash-completion/relaydeckd").read_bytes()
         scrape = extracted / "usr/share/doc/relaydeck/examples/prometheus.yml"
         assert scrape.read_bytes() == (ROOT / "packaging/prometheus/relaydeck.yml").read_bytes()
+        readme = extracted / "usr/share/doc/relaydeck/README.Debian"
+        assert readme.read_bytes() == (ROOT / "packaging/debian/README.Debian").read_bytes()
+        sysusers = extracted / "usr/lib/sysusers.d/relaydeck.conf"
+        assert sysusers.read_bytes() == (ROOT / "packaging/debian/relaydeck.sysusers").read_bytes()
         binary = extracted / "usr/bin/relaydeckd"
         assert run(binary, "version").stdout.split()[-1] == version()
         # Stripped: no symbol table left.
@@ -99,28 +125,82 @@ def test_lintian_finds_no_error_and_no_warning(deb):
     assert not [l for l in done.stdout.splitlines() if l.startswith(("E:", "W:"))], done.stdout
 
 
+def sysusers_lines() -> list[list[str]]:
+    text = (ROOT / "packaging/debian/relaydeck.sysusers").read_text()
+    return [shlex.split(line) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_the_sysusers_file_declares_the_user_and_group_the_service_runs_as(tmp_path):
+    assert sysusers_lines() == [["u", "relaydeck", "-", "Relaydeck Server", "/var/lib/relaydeck", "/usr/sbin/nologin"]]
+    service = (ROOT / "systemd/relaydeck.service").read_text()
+    assert "\nUser=relaydeck\n" in service and "\nGroup=relaydeck\n" in service
+    # systemd-sysusers itself reads it as a user and a group of the same name, in an empty root.
+    (tmp_path / "etc").mkdir()
+    for name in ["passwd", "group"]:
+        (tmp_path / "etc" / name).write_text("root:x:0:0:root:/root:/bin/sh\n" if name == "passwd" else "root:x:0:\n")
+    done = run("systemd-sysusers", "--dry-run", f"--root={tmp_path}", ROOT / "packaging/debian/relaydeck.sysusers")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "Creating group 'relaydeck'" in said and "Creating user 'relaydeck' (Relaydeck Server)" in said, said
+
+
+def test_readme_debian_says_where_everything_is_and_what_purge_keeps():
+    readme = (ROOT / "packaging/debian/README.Debian").read_text()
+    service = (ROOT / "systemd/relaydeck.service").read_text()
+    postrm = (ROOT / "packaging/debian/postrm").read_text()
+    credentials = re.findall(r"^LoadCredential=[A-Z_]+:(\S+)$", service, re.M)
+    assert credentials, "the unit loads no credential"
+    for path in ["/etc/relaydeck/relaydeck.env", "/var/lib/relaydeck/relaydeck.db", "/usr/lib/sysusers.d/relaydeck.conf",
+                 *[f"/etc/credstore/{name}" for name in credentials]]:
+        assert path in readme, f"README.Debian does not name {path}"
+    assert "journalctl -u relaydeck.service -p err" in readme
+    assert "sudo relaydeckd account create" in readme
+    # What purge keeps is where the postrm puts it, and README.Debian says how to delete it.
+    assert "backups=/var/backups" in postrm and "kept=$backups/relaydeck-$stamp" in postrm
+    assert "/var/backups/relaydeck-<UTC time>" in readme
+    for removal in ["sudo rm -r /var/backups/relaydeck-*", "sudo rm /etc/credstore/relaydeck.*", "sudo userdel relaydeck"]:
+        assert removal in readme, removal
+
+
 # --- A real installation ------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def debian_root(tmp_path_factory):
-    """A minimal Debian 12 made with debootstrap (about a minute with network)."""
+@pytest.fixture(scope="session")
+def pristine_root(tmp_path_factory):
+    """A minimal Debian 12 with systemd (the package depends on its systemd-sysusers), made
+    with debootstrap (a few minutes with network), or RELAYDECK_PRISTINE_ROOT made before."""
     if os.geteuid() != 0:
         pytest.skip("installing into a debootstrap root needs root (chroot)")
-    if shutil.which("debootstrap") is None:
-        pytest.fail("debootstrap is missing: make package-deps installs it")
-    root = tmp_path_factory.mktemp("debian") / "root"
     pristine = os.environ.get("RELAYDECK_PRISTINE_ROOT")
     if pristine:
-        # A root debootstrap made earlier, copied (for running this test again and again).
-        done = run("cp", "-a", pristine, root)
-        assert done.returncode == 0, done.stderr
-    else:
-        # debootstrap's own default mirror, unless DEBIAN_MIRROR names another.
-        mirror = os.environ.get("DEBIAN_MIRROR")
-        done = run("debootstrap", "--variant=minbase", "bookworm", root, *([mirror] if mirror else []), timeout=1200)
-        if done.returncode != 0:
-            source = mirror or "debootstrap's default mirror"
-            pytest.fail(f"debootstrap failed (network to {source}?):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        yield Path(pristine)
+        return
+    if shutil.which("debootstrap") is None:
+        pytest.fail("debootstrap is missing: make package-deps installs it")
+    root = tmp_path_factory.mktemp("pristine") / "root"
+    # debootstrap's own default mirror, unless DEBIAN_MIRROR names another.
+    mirror = os.environ.get("DEBIAN_MIRROR")
+    done = run("debootstrap", "--variant=minbase", "--include=systemd,procps", "bookworm", root,
+               *([mirror] if mirror else []), timeout=1800)
+    if done.returncode != 0:
+        source = mirror or "debootstrap's default mirror"
+        pytest.fail(f"debootstrap failed (network to {source}?):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def copy_of(pristine: Path, tmp_path_factory, name: str) -> Path:
+    root = tmp_path_factory.mktemp(name) / "root"
+    done = run("cp", "-a", pristine, root)
+    assert done.returncode == 0, done.stderr
+    assert (root / "lib/systemd/systemd").exists() and (root / "bin/systemd-sysusers").exists(), (
+        f"{pristine} has no systemd: make it with debootstrap --variant=minbase --include=systemd,procps bookworm")
+    return root
+
+
+@pytest.fixture(scope="module")
+def debian_root(pristine_root, tmp_path_factory):
+    """A copy of the pristine root for chroot, with /proc."""
+    root = copy_of(pristine_root, tmp_path_factory, "debian")
     # Every real system has /proc (under systemd too, with ProtectProc=invisible); the Swift
     # runtime reads /proc/self to find itself and stops without it.
     assert run("mount", "-t", "proc", "proc", root / "proc").returncode == 0
@@ -146,15 +226,32 @@ def test_install_upgrade_remove_and_purge_in_a_fresh_debian(debian_root, deb):
     shutil.copy(deb, root / "tmp" / deb.name)
     package = f"/tmp/{deb.name}"
 
-    done = chroot(root, "dpkg", "-i", package)
+    # The user comes from the sysusers.d file through systemd-sysusers: with passwd's tools
+    # out of the way (the package does not depend on passwd), the install still makes it.
+    hidden = [root / "usr/sbin" / tool for tool in ["useradd", "groupadd", "adduser", "addgroup"]
+              if (root / "usr/sbin" / tool).exists()]
+    assert hidden, "no useradd in the root: the test would prove nothing"
+    for tool in hidden:
+        tool.rename(tool.with_name(tool.name + ".hidden"))
+    try:
+        done = chroot(root, "dpkg", "-i", package)
+    finally:
+        for tool in hidden:
+            tool.with_name(tool.name + ".hidden").rename(tool)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Creating user 'relaydeck' (Relaydeck Server)" in done.stdout + done.stderr, done.stdout + done.stderr
     assert "relaydeck" in chroot(root, "dpkg-query", "-W", "-f", "${Package} ${Status}\n", "relaydeck").stdout
     assert (root / "usr/bin/relaydeckd").exists()
+    assert (root / "usr/lib/sysusers.d/relaydeck.conf").exists()
+    assert (root / "usr/share/doc/relaydeck/README.Debian").exists()
 
-    # The system user, its group, and the state directory it owns.
+    # The system user and its group as the sysusers.d file declares them, and the state
+    # directory it owns.
     user = chroot(root, "getent", "passwd", "relaydeck").stdout.strip().split(":")
-    assert user[0] == "relaydeck" and int(user[2]) < 1000 and user[5] == "/var/lib/relaydeck"
-    assert user[6] == "/usr/sbin/nologin"
+    assert user[0] == "relaydeck" and int(user[2]) < 1000 and user[4] == "Relaydeck Server"
+    assert user[5] == "/var/lib/relaydeck" and user[6] == "/usr/sbin/nologin"
+    group = chroot(root, "getent", "group", "relaydeck").stdout.strip().split(":")
+    assert group[0] == "relaydeck" and group[2] == user[3]
     state = root / "var/lib/relaydeck"
     info = state.stat()
     assert info.st_mode & 0o777 == 0o700 and info.st_uid == int(user[2]) and info.st_gid == int(user[3])
@@ -190,6 +287,7 @@ def test_install_upgrade_remove_and_purge_in_a_fresh_debian(debian_root, deb):
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=20) == 0
+        server.stdout.close()
     assert (state / "relaydeck.db").stat().st_uid == int(user[2])
 
     # An upgrade (the same package again) keeps the administrator's settings and the data.
@@ -208,14 +306,36 @@ def test_install_upgrade_remove_and_purge_in_a_fresh_debian(debian_root, deb):
     mask = root / "etc/systemd/system/relaydeck.service"
     assert mask.is_symlink() and os.readlink(mask) == "/dev/null"
 
-    # Purge: the data, the settings and the masks go; the user stays (Debian's habit).
+    # Purge: the settings and the masks go, the user stays (Debian's habit), and the database
+    # is not deleted: the state directory moves to /var/backups, and the purge says where.
+    backups = root / "var/backups"
+    before = set(backups.glob("relaydeck-*"))
     done = chroot(root, "dpkg", "-P", "relaydeck")
     assert done.returncode == 0, done.stdout + done.stderr
     assert not state.exists() and not (root / "etc/relaydeck").exists()
     assert not mask.is_symlink() and not (root / "etc/systemd/system/sockets.target.wants/relaydeck.socket").exists()
     assert chroot(root, "getent", "passwd", "relaydeck").returncode == 0
+    kept = sorted(set(backups.glob("relaydeck-*")) - before)
+    assert len(kept) == 1 and re.fullmatch(r"relaydeck-\d{8}T\d{6}Z", kept[0].name), kept
+    copy = kept[0]
+    assert f"/var/backups/{copy.name}" in done.stdout + done.stderr, done.stdout + done.stderr
+    info = copy.stat()
+    assert info.st_mode & 0o777 == 0o700 and info.st_uid == 0 and info.st_gid == 0
+    assert (copy / "relaydeck.db").exists() and (copy / "relaydeck.db").stat().st_uid == int(user[2])
+    # The copy is the database itself: the account made above is in it.
+    with sqlite3.connect(f"file:{copy / 'relaydeck.db'}?mode=ro", uri=True) as kept_db:
+        assert kept_db.execute("SELECT count(*) FROM accounts").fetchone() == (1,)
 
     # And a fresh install after the purge starts clean again.
     done = chroot(root, "dpkg", "-i", package)
     assert done.returncode == 0, done.stdout + done.stderr
     assert state.is_dir() and not (state / "relaydeck.db").exists()
+
+    # A state directory the administrator emptied before the purge is deleted, and nothing
+    # more is kept.
+    done = chroot(root, "dpkg", "-P", "relaydeck")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not state.exists()
+    assert sorted(set(backups.glob("relaydeck-*")) - before) == kept
+    assert "/var/backups" not in done.stdout + done.stderr
+
