@@ -567,5 +567,5 @@ def test_under_systemd_a_restart_a_reload_and_an_upgrade_refuse_no_connection(pr
         shutil.rmtree(root.parent, ignore_errors=True)
     if client.failures:
         # A connection the old process had accepted but not read when SIGTERM came is
-        # closed unanswered (README: what a restart does to a request in flight).
+        # closed unanswered (README, "Install from the .deb": upgrade).
         warnings.warn(f"connections closed without an answer across the restarts: {client.failures}")
