@@ -270,17 +270,44 @@ struct MachineDriver {
 
     @Test func aStoppingServerClosesAnIdleConnectionAndExpiresAParkedRequest() {
         var idle = MachineDriver()
-        #expect(idle.handle(.shutdown(idle.outside)).close)
+        _ = idle.handle(.readTurn)
+        _ = idle.feed(Self.get)
+        _ = idle.answer()
+        _ = idle.drained()
+        #expect(idle.state == .reading)
+        #expect(idle.handle(.shutdown(idle.outside, now: idle.now)).close, "it served a request and waits for none")
         var parked = MachineDriver()
         _ = parked.handle(.readTurn)
         _ = parked.feed(Self.get)
         _ = parked.handle(.park)
-        let stop = parked.handle(.shutdown(parked.outside))
+        let stop = parked.handle(.shutdown(parked.outside, now: parked.now))
         #expect(stop.expireParked && !stop.close)
         #expect(parked.handle(.answer(produced: false, parked: true)).answer?.keepAlive == false)
         var reading = MachineDriver()
         _ = reading.feed("GET /a HTTP/1.1\r\n")
-        #expect(!reading.handle(.shutdown(reading.outside)).close)
+        #expect(!reading.handle(.shutdown(reading.outside, now: reading.now)).close)
+    }
+
+    @Test func aConnectionAcceptedBeforeTheStopGetsItsFirstRequestAnsweredThenCloses() {
+        var fresh = MachineDriver()
+        let stop = fresh.handle(.shutdown(fresh.outside, now: fresh.now))
+        #expect(!stop.close, "its request may be on its way")
+        _ = fresh.settle()
+        #expect(fresh.outside.timerDue == fresh.now + ConnectionMachine.firstRequestGrace)
+        _ = fresh.handle(.readTurn)
+        let request = fresh.feed(Self.get)
+        #expect(request.request != nil)
+        #expect(fresh.answer()?.keepAlive == false, "the stopping server's answer closes")
+        #expect(fresh.drained().close)
+    }
+
+    @Test func aConnectionThatSendsNothingClosesAtTheEndOfTheGrace() {
+        var fresh = MachineDriver()
+        _ = fresh.handle(.shutdown(fresh.outside, now: fresh.now))
+        _ = fresh.settle()
+        let due = fresh.outside.timerDue
+        #expect(due == fresh.now + ConnectionMachine.firstRequestGrace)
+        #expect(fresh.fire().close)
     }
 
     @Test func anEpollEventWritesWhatIsQueuedOnlyWhenItCanGoOut() {

@@ -141,7 +141,7 @@ struct ConnectionMachine {
         case endOfTurn
         /// The end-of-turn flush is done: `settle` when the interest or deadline may be stale.
         case endOfTurnFlushed(Outside, any Transport)
-        case shutdown(Outside)
+        case shutdown(Outside, now: Instant)
         case close
     }
 
@@ -169,6 +169,17 @@ struct ConnectionMachine {
     private(set) var bodyDeadline: BodyDeadline?
     private(set) var lastWriteProgress: Instant
     private(set) var lingered = 0
+    /// Bytes came from the client at some time: false for a connection just accepted.
+    private(set) var hasRead = false
+    /// The server stops and this connection, accepted before it stopped, has sent nothing
+    /// yet: it closes at this instant unless its first request comes by then.
+    private(set) var firstRequestDue: Instant?
+    /// The `.shutdown` event came: no answer keeps the connection.
+    private(set) var serverStopping = false
+    /// How long a stopping server waits for the first request of a connection it accepted: a
+    /// client's request follows its connect within a round trip; a connection opened ahead of
+    /// need (a browser's preconnect) must not hold a restart for the idle timeout.
+    static let firstRequestGrace = TimeSpan.seconds(1)
     private(set) var requestsLeftInTurn = 0
     /// The answers queued by this turn's reading wait for the end of the turn; no writable
     /// interest is asked for them meanwhile.
@@ -329,13 +340,22 @@ struct ConnectionMachine {
             guard state != .closed else { break }
             actions.settle = outside.hasOutput || state != .reading || interest != .readable || outside.hasPendingInput
                 || !transport.neededInterest.isEmpty
-        case .shutdown(let outside):
+        case .shutdown(let outside, let now):
             // Idle connections close now, a parked request gets its answer, a stream ends; a
-            // request being read may still finish (and its answer closes).
+            // request being read may still finish (and its answer closes). A connection that
+            // has sent nothing yet was accepted for a request already on its way: it gets
+            // `firstRequestGrace` for it, or the client sees its connection reset unanswered.
             keepAlive = false
+            serverStopping = true
             switch state {
             case .reading:
-                if isIdle && !outside.hasOutput && !outside.hasPendingInput { actions.close = true }
+                guard isIdle && !outside.hasOutput && !outside.hasPendingInput else { break }
+                if hasRead {
+                    actions.close = true
+                } else {
+                    firstRequestDue = now + Self.firstRequestGrace
+                    actions.settle = true
+                }
             case .parked, .held:
                 actions.expireParked = true
             case .streaming:
@@ -372,6 +392,7 @@ struct ConnectionMachine {
     /// or the request is refused.
     private mutating func parse(_ bytes: UnsafeRawBufferPointer, now: Instant, stopping: Bool, _ actions: inout Actions) {
         var offset = 0
+        if bytes.count > 0 { hasRead = true }
         while true {
             // A request's time starts when the server reads its first byte, which for input
             // kept behind the bound is now, not when the socket gave it.
@@ -403,7 +424,7 @@ struct ConnectionMachine {
                 self.head = nil
                 state = .handling
                 requestsLeftInTurn -= 1
-                keepAlive = head.keepAlive && !stopping
+                keepAlive = head.keepAlive && !stopping && !serverStopping
                 requestVersion = head.version
                 isHeadRequest = head.method == .head
                 actions.request = head
@@ -432,7 +453,8 @@ struct ConnectionMachine {
             requestBegun: !isIdle,
             bodyDue: readingBody ? bodyDeadline?.due(pause: configuration.bodyTimeout,
                                                      minimumRate: configuration.bodyMinimumRate) : nil,
-            requestStart: requestStart, lastWriteProgress: lastWriteProgress, now: now)
+            requestStart: requestStart, lastWriteProgress: lastWriteProgress,
+            firstRequestDue: hasRead ? nil : firstRequestDue, now: now)
         guard let wanted = ConnectionWants.interest(facts) else { return }
         if wanted != interest { actions.interest = wanted }
         let (kind, due) = ConnectionWants.deadline(facts, configuration)

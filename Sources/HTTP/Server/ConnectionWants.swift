@@ -32,6 +32,8 @@ struct ConnectionWants {
         /// When the current request began (or the connection was accepted, or lingering began).
         var requestStart: Instant
         var lastWriteProgress: Instant
+        /// The server stops and the connection has sent nothing yet: when it closes.
+        var firstRequestDue: Instant?
         var now: Instant
     }
 
@@ -74,6 +76,8 @@ struct ConnectionWants {
             } else {
                 (kind, due) = (.idle, facts.now + config.idleTimeout)
             }
+            // A stopping server's wait for a first request ends sooner than any of these.
+            if !facts.requestBegun, let first = facts.firstRequestDue, first < due! { (kind, due) = (.idle, first) }
         case .lingering:
             (kind, due) = (.linger, facts.requestStart + config.lingerTimeout)
         default:

@@ -102,10 +102,11 @@ final class HTTPConnection: IOHandler, RequestAnswering {
 
     // MARK: Shutdown and close
 
-    /// The server stops: idle connections close now, a parked request gets its answer, a
-    /// stream ends; a request being read may still finish (and its answer closes).
+    /// The server stops: idle connections close now (one that has sent nothing yet waits a
+    /// moment for its request), a parked request gets its answer, a stream ends; a request
+    /// being read may still finish (and its answer closes).
     func beginShutdown() {
-        let actions = machine.handle(.shutdown(outside))
+        let actions = machine.handle(.shutdown(outside, now: server.loop.now))
         if actions.close { close() }
         if actions.expireParked { parked?.expire() }
         if actions.endStream { endStream() }
