@@ -131,3 +131,25 @@ def test_no_new_connections_after_sigterm(start_server, tmp_path):
         except (ConnectionRefusedError, ConnectionResetError, BrokenPipeError, TimeoutError):
             pass
     assert server.wait(timeout=10) == 0
+
+
+@pytest.mark.slow
+def test_a_connection_accepted_before_sigterm_gets_its_first_request_answered(start_server, tmp_path):
+    """A client connected, the server accepted, and SIGTERM came before the request did (a
+    restart under socket activation): the request is answered and the connection closes,
+    instead of being reset unanswered. One that stays silent does not hold the stop."""
+    server = start_server({"SHUTDOWN_TIMEOUT": "10"})
+    with RawConnection(server.port) as late, RawConnection(server.port) as silent:
+        time.sleep(0.3)  # both are accepted by now
+        started = time.monotonic()
+        server.signal(signal.SIGTERM)
+        time.sleep(0.2)
+        late.send(request_bytes("GET", "/health"))
+        answer = late.read_response()
+        assert answer.status == 200
+        assert answer.header("connection") == "close"
+        late.read_until_eof(timeout=5)
+        assert server.wait(timeout=10) == 0
+        # The silent one was closed after the grace (a second), not at the stop's timeout.
+        assert time.monotonic() - started < 10 - 2, "the silent connection held the stop to its timeout"
+        silent.read_until_eof(timeout=5)
