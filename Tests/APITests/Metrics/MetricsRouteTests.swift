@@ -43,6 +43,24 @@ import Testing
         #expect(answer.text.contains("relaydeck_push_outbox_jobs 0\n"))
         #expect(answer.text.contains("relaydeck_push_outbox_oldest_age_seconds 0\n"))
         #expect(answer.text.contains("\nrelaydeck_store_wal_frames "))
+        // With push off the family is there, with no sample.
+        #expect(answer.text.contains("# TYPE relaydeck_pushes_total counter\n"))
+        #expect(!answer.text.contains("\nrelaydeck_pushes_total{"))
+    }
+
+    @Test("each push counted shows under its service, kind and outcome, and nothing else does")
+    func pushes() throws {
+        let api = try Self.harness()
+        let apns = api.services.pushCounts.service("apns", outcomes: ["sent", "Unregistered", "other"])
+        apns.count(kind: "alert", outcome: "sent")
+        apns.count(kind: "widgets", outcome: "Unregistered")
+        apns.count(kind: "widgets", outcome: "dev_3f2b8c1e")
+        let text = try api.send("GET", "/metrics", [bearer(Self.token)]).text
+        #expect(text.contains("relaydeck_pushes_total{service=\"apns\",kind=\"alert\",outcome=\"sent\"} 1\n"))
+        #expect(text.contains("relaydeck_pushes_total{service=\"apns\",kind=\"widgets\",outcome=\"Unregistered\"} 1\n"))
+        #expect(text.contains("relaydeck_pushes_total{service=\"apns\",kind=\"widgets\",outcome=\"other\"} 1\n"))
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("relaydeck_pushes_total{") }.count == 3)
+        #expect(!text.contains("dev_"))
     }
 
     @Test("a failing store is store_up 0, still answered, and has no outbox figures")

@@ -71,6 +71,12 @@ struct MetricsRoutes: RouteGroup {
             let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
             text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
         }
+        text.family("relaydeck_pushes_total", .counter,
+                    "Pushes whose send ended, by service, kind (apns-push-type) and outcome (sent, the service's reason, other, unreachable).")
+        for sample in context.services.pushCounts.samples {
+            text.sample("relaydeck_pushes_total", [("service", sample.service), ("kind", sample.kind), ("outcome", sample.outcome)],
+                        sample.count)
+        }
         let turns = context.loop.turnCPU
         text.family("relaydeck_loop_turn_cpu_seconds", .histogram,
                     "The CPU time of the event loop's turns (its events, queued work and timers), from the end of the turn before.")
