@@ -43,6 +43,11 @@ import Testing
         #expect(answer.text.contains("relaydeck_push_outbox_jobs 0\n"))
         #expect(answer.text.contains("relaydeck_push_outbox_oldest_age_seconds 0\n"))
         #expect(answer.text.contains("\nrelaydeck_store_wal_frames "))
+        // The store's checkpoints, by thread.
+        for thread in ["checkpointer", "loop"] {
+            #expect(answer.text.contains("relaydeck_store_checkpoint_failures_total{thread=\"\(thread)\"} 0\n"))
+            #expect(answer.text.contains("relaydeck_store_checkpoint_duration_seconds_bucket{thread=\"\(thread)\",le=\"+Inf\"} "))
+        }
         // With push off the family is there, with no sample.
         #expect(answer.text.contains("# TYPE relaydeck_pushes_total counter\n"))
         #expect(!answer.text.contains("\nrelaydeck_pushes_total{"))
