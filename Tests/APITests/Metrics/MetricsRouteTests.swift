@@ -43,10 +43,14 @@ import Testing
         #expect(answer.text.contains("relaydeck_push_outbox_jobs 0\n"))
         #expect(answer.text.contains("relaydeck_push_outbox_oldest_age_seconds 0\n"))
         #expect(answer.text.contains("\nrelaydeck_store_wal_frames "))
-        // The store's checkpoints, by thread.
+        // The store's checkpoints, by thread, and the purge backlog, empty.
         for thread in ["checkpointer", "loop"] {
             #expect(answer.text.contains("relaydeck_store_checkpoint_failures_total{thread=\"\(thread)\"} 0\n"))
             #expect(answer.text.contains("relaydeck_store_checkpoint_duration_seconds_bucket{thread=\"\(thread)\",le=\"+Inf\"} "))
+        }
+        for name in ["relaydeck_purge_pending_keys", "relaydeck_purge_pending_accounts", "relaydeck_purge_pending_text_bytes",
+                     "relaydeck_purge_oldest_age_seconds"] {
+            #expect(answer.text.contains("\n\(name) 0\n"), "\(name)")
         }
         // With push off the family is there, with no sample.
         #expect(answer.text.contains("# TYPE relaydeck_pushes_total counter\n"))
@@ -78,6 +82,7 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.text.contains("relaydeck_store_up 0\n"))
         #expect(!answer.text.contains("relaydeck_push_outbox"))
+        #expect(!answer.text.contains("relaydeck_purge_"))
     }
 
     @Test("requests are counted by route pattern, method and status; an unknown path is one label value")

@@ -86,6 +86,21 @@ struct MetricsRoutes: RouteGroup {
             let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
             text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
         }
+        if up, let purge = try? PurgeBacklog.read(store) {
+            text.family("relaydeck_purge_pending_keys", .gauge,
+                        "Deleted keys whose data the purge has not removed yet (counted up to \(PurgeBacklog.cap)).")
+            text.sample("relaydeck_purge_pending_keys", purge.keys)
+            text.family("relaydeck_purge_pending_accounts", .gauge,
+                        "Deleted accounts the purge has not removed yet (counted up to \(PurgeBacklog.cap)).")
+            text.sample("relaydeck_purge_pending_accounts", purge.accounts)
+            text.family("relaydeck_purge_pending_text_bytes", .gauge,
+                        "The text bytes the pending keys' tasks, questions and inbox items still hold.")
+            text.sample("relaydeck_purge_pending_text_bytes", purge.textBytes)
+            text.family("relaydeck_purge_oldest_age_seconds", .gauge,
+                        "How long ago the oldest deletion still waiting for the purge was made; 0 when none waits.")
+            let age = purge.oldestDeletedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
+            text.sample("relaydeck_purge_oldest_age_seconds", seconds: Int(age) * 1000)
+        }
         text.family("relaydeck_pushes_total", .counter,
                     "Pushes whose send ended, by service, kind (apns-push-type) and outcome (sent, the service's reason, other, unreachable).")
         for sample in context.services.pushCounts.samples {
