@@ -6,6 +6,7 @@ import json
 import re
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -186,8 +187,9 @@ def test_metrics_listen_asks_for_the_token_when_one_is_set(start_server):
     assert PythonClient(server.host, server.port).call("GET", "/metrics", token=TOKEN).status == 200
 
 
-# Pushes, the store and the purge (issue 23).
+# Pushes, the store and the purge (issue 23), and the dashboard that reads them.
 
+DASHBOARD = Path(__file__).resolve().parents[2] / "packaging" / "grafana" / "relaydeck.json"
 APNS = "a1" * 32
 WIDGET = "c3" * 32
 
@@ -293,3 +295,40 @@ def test_the_wal_the_checkpoints_and_the_purge_backlog_are_reported(start_server
     _, samples = scrape(client)
     assert samples[("relaydeck_purge_pending_text_bytes", ())] == 0
     assert samples[("relaydeck_purge_oldest_age_seconds", ())] == 0
+
+
+def exposed_series(text: str) -> set[str]:
+    """Every series name the exposition can hold: each family's name, with _bucket, _sum and
+    _count for a histogram (from the # TYPE lines, so a family without samples counts too)."""
+    names = set()
+    for name, kind in re.findall(r"^# TYPE (\S+) (\S+)$", text, re.MULTILINE):
+        names.add(name)
+        if kind == "histogram":
+            names.update({name + "_bucket", name + "_sum", name + "_count"})
+    return names
+
+
+def dashboard_series() -> set[str]:
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", [])]
+    exprs += [variable["query"]["query"] for variable in dashboard["templating"]["list"] if variable["type"] == "query"]
+    assert exprs
+    return {name for expr in exprs for name in re.findall(r"\b(relaydeck_[a-z0-9_]+)", expr)}
+
+
+def test_the_grafana_dashboard_reads_only_series_the_server_exposes(start_server, apns):
+    # With push on, so every family is there; each is written even before its first sample.
+    server, client = start_with_push(start_server, apns)
+    create_account(client)
+    text, _ = scrape(client)
+    used = dashboard_series()
+    missing = used - exposed_series(text)
+    assert not missing, f"the dashboard reads series the server does not expose: {sorted(missing)}"
+    # It shows each part of the exposition: no family is left out of it.
+    families = set(re.findall(r"^# TYPE (\S+) ", text, re.MULTILINE))
+    unused = {family for family in families if not any(name.startswith(family) for name in used)}
+    assert not unused, f"series the dashboard does not show: {sorted(unused)}"
+    dashboard = json.loads(DASHBOARD.read_text())
+    assert dashboard["__inputs"][0]["pluginId"] == "prometheus"
+    sources = {json.dumps(panel.get("datasource")) for panel in dashboard["panels"] if panel["type"] != "row"}
+    assert sources == {json.dumps({"type": "prometheus", "uid": "${datasource}"})}

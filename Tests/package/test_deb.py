@@ -71,6 +71,7 @@ def test_files_owners_and_modes(deb):
         assert (extracted / completion).read_bytes() == (ROOT / "packaging/bash-completion/relaydeckd").read_bytes()
         scrape = extracted / "usr/share/doc/relaydeck/examples/prometheus.yml"
         assert scrape.read_bytes() == (ROOT / "packaging/prometheus/relaydeck.yml").read_bytes()
+        assert (extracted / "usr/share/doc/relaydeck/examples/grafana-dashboard.json").read_bytes() == (ROOT / "packaging/grafana/relaydeck.json").read_bytes()
         binary = extracted / "usr/bin/relaydeckd"
         assert run(binary, "version").stdout.split()[-1] == version()
         # Stripped: no symbol table left.
