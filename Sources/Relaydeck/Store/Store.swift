@@ -236,9 +236,11 @@ public final class Store {
         if frames < requestedAtFrames { requestedAtFrames = 0 }  // the WAL started over
         if frames >= Self.inlineCheckpointFrames {
             let started = clock.now
-            do {
+            do throws(SQLiteError) {
                 try database?.checkpoint(.passive)
                 loopCheckpointTimes.record(micros: Int((clock.now - started).nanoseconds / 1000))
+            } catch where error.primaryCode == 5 /* SQLITE_BUSY */ {
+                // The thread is checkpointing (one checkpointer at a time): it does the work.
             } catch {
                 loopCheckpointTimes.recordFailure()
             }
