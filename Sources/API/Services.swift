@@ -17,6 +17,8 @@ public struct Services {
     public let liveActivities: LiveActivities
     public let activity: ActivityLog
     public let webSignIn: WebSignIn
+    /// How the pushes sent ended (`/metrics`); the push wiring adds its service.
+    public let pushCounts = PushCounts()
 
     /// The push planner, when push is on (`EventHub.planner`).
     public var push: PushPlanner? { hub.planner as? PushPlanner }

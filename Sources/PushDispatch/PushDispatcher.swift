@@ -25,6 +25,8 @@ public final class PushDispatcher {
     private let clock: any Clock
     private let outbox: Outbox
     private let sender: any APNsSending
+    /// Where each send's end is counted for `/metrics` (service `apns`).
+    private let counts: PushCounts.Service?
     /// The IDs of the jobs handed to the sender and not answered yet.
     private var sending: Set<Int64> = []
     private var drainQueued = false
@@ -34,11 +36,13 @@ public final class PushDispatcher {
     /// the outbox for the next start.
     private var stopped = false
 
-    public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending) {
+    public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending,
+                counts: PushCounts.Service? = nil) {
         self.loop = loop
         self.clock = clock
         self.outbox = outbox
         self.sender = sender
+        self.counts = counts
     }
 
     /// How many pushes wait for APNs's answer.
@@ -79,6 +83,8 @@ public final class PushDispatcher {
     private func finished(_ job: PushJob, _ result: APNsResult) {
         sending.remove(job.id)
         guard !stopped else { return }
+        // Each send that ends is counted, a job tried again later once per send.
+        counts?.count(kind: job.pushType, outcome: result.outcome)
         do {
             switch result {
             case .delivered:

@@ -26,6 +26,7 @@ public final class Checkpointer: @unchecked Sendable {
     private var stopping = false
     private var ready = false
     private var completed = 0
+    private var times = CheckpointTimes()
 
     private var thread: pthread_t?
     /// Checkpoints in a row for one request, while frames remain.
@@ -95,6 +96,14 @@ public final class Checkpointer: @unchecked Sendable {
         return completed
     }
 
+    /// How long the thread's checkpoints took (each request's passes together), and how
+    /// many failed.
+    public var checkpointTimes: CheckpointTimes {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return times
+    }
+
     /// Ends the thread after the checkpoint it may be running, and waits for it.
     public func stop() {
         guard let thread else { return }
@@ -129,18 +138,24 @@ public final class Checkpointer: @unchecked Sendable {
             if stop { break }
             do throws(SQLiteError) {
                 if database == nil { database = try Database(path: path, options: options) }
+                let started = Self.monotonicMicros()
                 // Frames committed while a pass copied are left for the next pass: go on
                 // until the file holds all of the WAL (then the next write starts it over
                 // instead of growing it), a few passes at most under a steady write load.
                 for _ in 0..<Self.passes {
                     guard let (log, copied) = try database?.checkpointFrames(.passive), copied < log else { break }
                 }
+                let took = Self.monotonicMicros() - started
                 pthread_mutex_lock(mutex)
                 completed += 1
+                times.record(micros: took)
                 pthread_mutex_unlock(mutex)
             } catch where error.primaryCode == SQLITE_BUSY {
                 // Another checkpoint is running (an operator's, or the stop's): it does the work.
             } catch {
+                pthread_mutex_lock(mutex)
+                times.recordFailure()
+                pthread_mutex_unlock(mutex)
                 // Once a minute at most: a read-only or full disk fails every attempt.
                 let now = Self.monotonicSeconds()
                 if lastReport.map({ now - $0 >= 60 }) ?? true {
@@ -152,6 +167,12 @@ public final class Checkpointer: @unchecked Sendable {
             }
         }
         database?.close()
+    }
+
+    private static func monotonicMicros() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1_000_000 + now.tv_nsec / 1000
     }
 
     private static func monotonicSeconds() -> Int {

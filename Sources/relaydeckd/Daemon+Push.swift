@@ -23,7 +23,8 @@ struct PushWiring {
                                   clock: clock)
         let dispatcher = PushDispatcher(loop: loop, clock: clock,
                                         outbox: Outbox(store: services.store, clock: clock, planner: planner),
-                                        sender: client)
+                                        sender: client,
+                                        counts: services.pushCounts.service("apns", outcomes: APNsResult.outcomes))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
         services.hub.planner = planner
         return PushWiring(client: client, dispatcher: dispatcher)

@@ -25,6 +25,31 @@ import Testing
         #expect(device.pushToStartToken == nil)
         #expect(device.widgetPushToken == nil)
         #expect(try push.outbox.jobCount() == 0)
+        // Each refusal is counted under its kind and APNs's reason, never a token or an ID.
+        #expect(push.counts.samples == [
+            PushCounts.Sample(service: "apns", kind: "alert", outcome: "Unregistered", count: 1),
+            PushCounts.Sample(service: "apns", kind: "liveactivity", outcome: "BadDeviceToken", count: 1),
+            PushCounts.Sample(service: "apns", kind: "widgets", outcome: "BadDeviceToken", count: 1),
+        ])
+    }
+
+    @Test func eachSendThatEndsIsCountedByKindAndOutcomeARetriedJobOncePerSend() throws {
+        let push = try PushHarness()
+        let agent = try push.agent()
+        try push.device(agent.accountID)
+        push.sender.answer = { _ in .refused(status: 429, reason: "TooManyRequests") }
+        _ = try push.task(agent)
+        push.settle()
+        push.sender.answer = { _ in .unreachable("connection refused") }
+        push.advance(seconds: 2)
+        push.sender.answer = { _ in .delivered }
+        push.advance(seconds: 3)
+        #expect(push.sender.requests.count == 3)
+        #expect(push.counts.samples == [
+            PushCounts.Sample(service: "apns", kind: "alert", outcome: "sent", count: 1),
+            PushCounts.Sample(service: "apns", kind: "alert", outcome: "TooManyRequests", count: 1),
+            PushCounts.Sample(service: "apns", kind: "alert", outcome: "unreachable", count: 1),
+        ])
     }
 
     @Test func aRefusedActivityTokenRemovesTheRegistration() throws {

@@ -52,6 +52,8 @@ final class PushHarness {
     let loop: EventLoop
     let planner: PushPlanner
     let sender = RecordingSender()
+    /// What the dispatcher counted (`/metrics`).
+    let counts = PushCounts()
     let dispatcher: PushDispatcher
     let outbox: Outbox
     let accounts: Accounts
@@ -73,7 +75,8 @@ final class PushHarness {
         planner = PushPlanner(settings: settings, clock: clock)
         hub.planner = planner
         outbox = Outbox(store: store, clock: clock, planner: planner)
-        dispatcher = PushDispatcher(loop: loop, clock: clock, outbox: outbox, sender: sender)
+        dispatcher = PushDispatcher(loop: loop, clock: clock, outbox: outbox, sender: sender,
+                                    counts: counts.service("apns", outcomes: APNsResult.outcomes))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
         accounts = Accounts(store: store, clock: clock, random: random, hub: hub)
         keys = Keys(store: store, clock: clock, random: random, hub: hub)

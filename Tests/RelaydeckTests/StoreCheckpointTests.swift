@@ -53,6 +53,14 @@ import Testing
         // The thread works beside the test: wait for its checkpoint (asked for at 1000 frames).
         Self.waitFor { store.backgroundCheckpoints >= 1 }
         #expect(store.backgroundCheckpoints >= 1)
+        // Each of the thread's checkpoints is timed (`/metrics`), none failed, the loop ran none.
+        let times = store.threadCheckpoints
+        #expect(times.counts.reduce(0, +) == store.backgroundCheckpoints)
+        #expect(times.counts.count == Store.CheckpointFigures.boundsMicros.count + 1)
+        #expect(times.sumMicros > 0)
+        #expect(times.failures == 0)
+        #expect(store.loopCheckpoints.counts.reduce(0, +) == 0)
+        #expect(store.walFileBytes == Self.walBytes(path))
         try Self.fill(store, pages: 300)
         #expect(try Self.rows(store) == Store.checkpointFrames + 500)
         // The stop ends the thread and empties the WAL.
@@ -73,6 +81,7 @@ import Testing
         }
         #expect(largest <= (Store.inlineCheckpointFrames + 100) * 4200)
         #expect(try Self.rows(store) == Store.inlineCheckpointFrames * 5 / 2)
+        #expect(store.loopCheckpoints.failures == 0)
         store.close()
     }
 
@@ -83,6 +92,9 @@ import Testing
         try Self.fill(store, pages: 3 * Store.checkpointFrames)
         #expect(store.backgroundCheckpoints == 0)
         #expect(Self.walBytes(path) < 2 * Store.checkpointFrames * 4200)
+        // SQLite's own checkpoints are not timed: the figures stay empty rather than made up.
+        #expect(store.threadCheckpoints.counts.reduce(0, +) == 0)
+        #expect(store.loopCheckpoints.counts.reduce(0, +) == 0)
         store.close()
     }
 }

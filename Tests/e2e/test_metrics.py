@@ -2,16 +2,21 @@
 prometheus_client's own parser; counters follow the traffic, paths with IDs add no series."""
 
 import http.client
+import json
 import re
 import socket
 import subprocess
+from pathlib import Path
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from api import NOT_FOUND, UNAUTHORIZED, assert_error, create_account, create_key
+from api import NOT_FOUND, UNAUTHORIZED, assert_error, create_account, create_key, create_task
+from apns_mock import APNsMock
 from conftest import RELAXED_LIMITS
 from http_clients import PythonClient
 from server_process import binary_path, wait_until
+from test_devices import PHONE, put_device
 
 TOKEN = "e2e-metrics-token-7f3a9c1d5b"
 
@@ -180,3 +185,150 @@ def test_metrics_listen_asks_for_the_token_when_one_is_set(start_server):
     assert_error(metrics.call("GET", "/metrics", token=TOKEN + "x"), 401, UNAUTHORIZED)
     assert metrics.call("GET", "/metrics", token=TOKEN).status == 200
     assert PythonClient(server.host, server.port).call("GET", "/metrics", token=TOKEN).status == 200
+
+
+# Pushes, the store and the purge (issue 23), and the dashboard that reads them.
+
+DASHBOARD = Path(__file__).resolve().parents[2] / "packaging" / "grafana" / "relaydeck.json"
+APNS = "a1" * 32
+WIDGET = "c3" * 32
+
+
+@pytest.fixture
+def apns():
+    server = APNsMock().start()
+    yield server
+    server.stop()
+
+
+def start_with_push(start_server, mock):
+    return start(start_server, APNS_TEAM_ID=mock.team_id, APNS_KEY_ID=mock.key_id,
+                 APNS_PRIVATE_KEY_FILE=mock.private_key_file, APNS_BUNDLE_ID="com.example.relaydeck",
+                 APNS_PRODUCTION_URL=mock.url, APNS_SANDBOX_URL=mock.url, APNS_CA_FILE=mock.ca_file)
+
+
+def pushes(samples) -> dict:
+    """relaydeck_pushes_total as {(service, kind, outcome): value}; the labels are exactly those three."""
+    found = {}
+    for (name, labels), value in samples.items():
+        if name == "relaydeck_pushes_total":
+            labels = dict(labels)
+            assert set(labels) == {"service", "kind", "outcome"}, labels
+            found[(labels["service"], labels["kind"], labels["outcome"])] = value
+    return found
+
+
+def test_pushes_are_counted_by_kind_and_outcome_and_a_410_by_its_reason(start_server, apns):
+    server, client = start_with_push(start_server, apns)
+    assert pushes(scrape(client)[1]) == {}
+    _, token = create_account(client)
+    _, secret = create_key(client, token, "Claude Code")
+    assert put_device(client, token, PHONE, apns_token=APNS, widget_push_token=WIDGET).status == 200
+    apns.fail_next(410, token=WIDGET, count=None)
+    create_task(client, secret=secret, title="Counted")
+    apns.wait_until(lambda m: len(m.requests) >= 2)
+    wait_until(lambda: len(pushes(scrape(client)[1])) == 2, timeout=10, message="both pushes counted")
+    text, samples = scrape(client)
+    assert pushes(samples) == {("apns", "alert", "sent"): 1, ("apns", "widgets", "Unregistered"): 1}
+    # The same again moves the same two series and adds none.
+    create_task(client, secret=secret, title="Counted again")
+    wait_until(lambda: pushes(scrape(client)[1]).get(("apns", "alert", "sent")) == 2, timeout=10,
+               message="the second alert counted")
+    assert set(pushes(scrape(client)[1])) == {("apns", "alert", "sent"), ("apns", "widgets", "Unregistered")}
+    for secret_text in [APNS, WIDGET, PHONE, "tsk_", "key_"]:
+        assert secret_text not in text, secret_text
+
+
+def test_an_unknown_reason_is_other_and_no_answer_is_unreachable(start_server, apns):
+    server, client = start_with_push(start_server, apns)
+    _, token = create_account(client)
+    _, secret = create_key(client, token)
+    assert put_device(client, token, PHONE, apns_token=APNS).status == 200
+    apns.fail_next(400, "NotAReasonAPNsDocuments", token=APNS, count=None)
+    create_task(client, secret=secret, title="Odd reason")
+    wait_until(lambda: pushes(scrape(client)[1]) == {("apns", "alert", "other"): 1}, timeout=10,
+               message="the refusal counted as other")
+    assert "NotAReasonAPNsDocuments" not in scrape(client)[0]
+
+
+def histogram_count(samples, name, **labels) -> float:
+    return samples[(name + "_count", tuple(sorted(labels.items())))]
+
+
+def test_the_wal_the_checkpoints_and_the_purge_backlog_are_reported(start_server):
+    server, client = start(start_server)
+    _, token = create_account(client)
+    key, secret = create_key(client, token)
+    _, samples = scrape(client)
+    assert samples[("relaydeck_store_wal_bytes", ())] > 0
+    for name in ["relaydeck_purge_pending_keys", "relaydeck_purge_pending_accounts", "relaydeck_purge_pending_text_bytes",
+                 "relaydeck_purge_oldest_age_seconds"]:
+        assert samples[(name, ())] == 0, name
+    for thread in ["checkpointer", "loop"]:
+        assert samples[("relaydeck_store_checkpoint_failures_total", (("thread", thread),))] == 0
+        count = histogram_count(samples, "relaydeck_store_checkpoint_duration_seconds", thread=thread)
+        assert samples[("relaydeck_store_checkpoint_duration_seconds_bucket", (("le", "+Inf"), ("thread", thread)))] == count
+
+    # Commits past 1,000 WAL frames ask the checkpoint thread: its checkpoint is timed.
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    try:
+        for number in range(1_000):  # an API key keeps 1,000 open tasks at most
+            if number % 100 == 0 and histogram_count(scrape(client)[1], "relaydeck_store_checkpoint_duration_seconds",
+                                                       thread="checkpointer") > 0:
+                break
+            conn.request("POST", "/v1/tasks", body=json.dumps({"title": f"Task {number}", "description": "x" * 500}),
+                         headers={"X-API-Key": secret, "Content-Type": "application/json"})
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == 201, answer.status
+    finally:
+        conn.close()
+    wait_until(lambda: histogram_count(scrape(client)[1], "relaydeck_store_checkpoint_duration_seconds", thread="checkpointer") > 0,
+               timeout=10, message="a checkpoint of the thread")
+    _, samples = scrape(client)
+    assert samples[("relaydeck_store_checkpoint_duration_seconds_sum", (("thread", "checkpointer"),))] > 0
+
+    # A deleted key waits for the purge until its tasks are gone, then the backlog is empty again.
+    assert client.call("DELETE", f"/v1/keys/{key['id']}", token=token).status == 204
+    wait_until(lambda: scrape(client)[1][("relaydeck_purge_pending_keys", ())] == 0, timeout=30,
+               message="the purge finished")
+    _, samples = scrape(client)
+    assert samples[("relaydeck_purge_pending_text_bytes", ())] == 0
+    assert samples[("relaydeck_purge_oldest_age_seconds", ())] == 0
+
+
+def exposed_series(text: str) -> set[str]:
+    """Every series name the exposition can hold: each family's name, with _bucket, _sum and
+    _count for a histogram (from the # TYPE lines, so a family without samples counts too)."""
+    names = set()
+    for name, kind in re.findall(r"^# TYPE (\S+) (\S+)$", text, re.MULTILINE):
+        names.add(name)
+        if kind == "histogram":
+            names.update({name + "_bucket", name + "_sum", name + "_count"})
+    return names
+
+
+def dashboard_series() -> set[str]:
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [target["expr"] for panel in dashboard["panels"] for target in panel.get("targets", [])]
+    exprs += [variable["query"]["query"] for variable in dashboard["templating"]["list"] if variable["type"] == "query"]
+    assert exprs
+    return {name for expr in exprs for name in re.findall(r"\b(relaydeck_[a-z0-9_]+)", expr)}
+
+
+def test_the_grafana_dashboard_reads_only_series_the_server_exposes(start_server, apns):
+    # With push on, so every family is there; each is written even before its first sample.
+    server, client = start_with_push(start_server, apns)
+    create_account(client)
+    text, _ = scrape(client)
+    used = dashboard_series()
+    missing = used - exposed_series(text)
+    assert not missing, f"the dashboard reads series the server does not expose: {sorted(missing)}"
+    # It shows each part of the exposition: no family is left out of it.
+    families = set(re.findall(r"^# TYPE (\S+) ", text, re.MULTILINE))
+    unused = {family for family in families if not any(name.startswith(family) for name in used)}
+    assert not unused, f"series the dashboard does not show: {sorted(unused)}"
+    dashboard = json.loads(DASHBOARD.read_text())
+    assert dashboard["__inputs"][0]["pluginId"] == "prometheus"
+    sources = {json.dumps(panel.get("datasource")) for panel in dashboard["panels"] if panel["type"] != "row"}
+    assert sources == {json.dumps({"type": "prometheus", "uid": "${datasource}"})}

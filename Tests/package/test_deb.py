@@ -101,6 +101,7 @@ def test_files_owners_and_modes(deb):
         assert readme.read_bytes() == (ROOT / "packaging/debian/README.Debian").read_bytes()
         sysusers = extracted / "usr/lib/sysusers.d/relaydeck.conf"
         assert sysusers.read_bytes() == (ROOT / "packaging/debian/relaydeck.sysusers").read_bytes()
+        assert (extracted / "usr/share/doc/relaydeck/examples/grafana-dashboard.json").read_bytes() == (ROOT / "packaging/grafana/relaydeck.json").read_bytes()
         binary = extracted / "usr/bin/relaydeckd"
         assert run(binary, "version").stdout.split()[-1] == version()
         # Stripped: no symbol table left.

@@ -235,7 +235,15 @@ public final class Store {
         walFrames = frames
         if frames < requestedAtFrames { requestedAtFrames = 0 }  // the WAL started over
         if frames >= Self.inlineCheckpointFrames {
-            try? database?.checkpoint(.passive)
+            let started = clock.now
+            do throws(SQLiteError) {
+                try database?.checkpoint(.passive)
+                loopCheckpointTimes.record(micros: Int((clock.now - started).nanoseconds / 1000))
+            } catch where error.primaryCode == 5 /* SQLITE_BUSY */ {
+                // The thread is checkpointing (one checkpointer at a time): it does the work.
+            } catch {
+                loopCheckpointTimes.recordFailure()
+            }
             requestedAtFrames = 0
         } else if frames >= requestedAtFrames + Self.checkpointFrames {
             requestedAtFrames = frames
@@ -249,6 +257,13 @@ public final class Store {
 
     /// Checkpoints finished by the thread (tests).
     public var backgroundCheckpoints: Int { checkpointer?.completedCount ?? 0 }
+
+    /// How long the checkpoint thread's checkpoints took; empty without the thread.
+    var threadCheckpointTimes: CheckpointTimes { checkpointer?.checkpointTimes ?? CheckpointTimes() }
+
+    /// How long the checkpoints the loop ran itself took (past `inlineCheckpointFrames`,
+    /// when the thread falls behind), and how many failed.
+    private(set) var loopCheckpointTimes = CheckpointTimes()
 
     /// Ends the turn's read transaction, if one is open: at the end of the turn, and before
     /// anything writes. A read transaction has nothing to commit; COMMIT only drops the lock.

@@ -43,6 +43,33 @@ import Testing
         #expect(answer.text.contains("relaydeck_push_outbox_jobs 0\n"))
         #expect(answer.text.contains("relaydeck_push_outbox_oldest_age_seconds 0\n"))
         #expect(answer.text.contains("\nrelaydeck_store_wal_frames "))
+        // The store's checkpoints, by thread, and the purge backlog, empty.
+        for thread in ["checkpointer", "loop"] {
+            #expect(answer.text.contains("relaydeck_store_checkpoint_failures_total{thread=\"\(thread)\"} 0\n"))
+            #expect(answer.text.contains("relaydeck_store_checkpoint_duration_seconds_bucket{thread=\"\(thread)\",le=\"+Inf\"} "))
+        }
+        for name in ["relaydeck_purge_pending_keys", "relaydeck_purge_pending_accounts", "relaydeck_purge_pending_text_bytes",
+                     "relaydeck_purge_oldest_age_seconds"] {
+            #expect(answer.text.contains("\n\(name) 0\n"), "\(name)")
+        }
+        // With push off the family is there, with no sample.
+        #expect(answer.text.contains("# TYPE relaydeck_pushes_total counter\n"))
+        #expect(!answer.text.contains("\nrelaydeck_pushes_total{"))
+    }
+
+    @Test("each push counted shows under its service, kind and outcome, and nothing else does")
+    func pushes() throws {
+        let api = try Self.harness()
+        let apns = api.services.pushCounts.service("apns", outcomes: ["sent", "Unregistered", "other"])
+        apns.count(kind: "alert", outcome: "sent")
+        apns.count(kind: "widgets", outcome: "Unregistered")
+        apns.count(kind: "widgets", outcome: "dev_3f2b8c1e")
+        let text = try api.send("GET", "/metrics", [bearer(Self.token)]).text
+        #expect(text.contains("relaydeck_pushes_total{service=\"apns\",kind=\"alert\",outcome=\"sent\"} 1\n"))
+        #expect(text.contains("relaydeck_pushes_total{service=\"apns\",kind=\"widgets\",outcome=\"Unregistered\"} 1\n"))
+        #expect(text.contains("relaydeck_pushes_total{service=\"apns\",kind=\"widgets\",outcome=\"other\"} 1\n"))
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("relaydeck_pushes_total{") }.count == 3)
+        #expect(!text.contains("dev_"))
     }
 
     @Test("a failing store is store_up 0, still answered, and has no outbox figures")
@@ -55,6 +82,7 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.text.contains("relaydeck_store_up 0\n"))
         #expect(!answer.text.contains("relaydeck_push_outbox"))
+        #expect(!answer.text.contains("relaydeck_purge_"))
     }
 
     @Test("requests are counted by route pattern, method and status; an unknown path is one label value")

@@ -61,6 +61,21 @@ struct MetricsRoutes: RouteGroup {
         text.sample("relaydeck_store_up", up ? 1 : 0)
         text.family("relaydeck_store_wal_frames", .gauge, "Frames in the WAL file after the last commit.")
         text.sample("relaydeck_store_wal_frames", store.walFrames)
+        if let bytes = store.walFileBytes {
+            text.family("relaydeck_store_wal_bytes", .gauge, "The size of the WAL file on disk.")
+            text.sample("relaydeck_store_wal_bytes", bytes)
+        }
+        text.family("relaydeck_store_checkpoint_duration_seconds", .histogram,
+                    "How long WAL checkpoints took: on the checkpoint thread (each request's passes together), or on the loop when the thread fell behind.")
+        let checkpoints = [("checkpointer", store.threadCheckpoints), ("loop", store.loopCheckpoints)]
+        for (thread, times) in checkpoints {
+            text.histogram("relaydeck_store_checkpoint_duration_seconds", [("thread", thread)], bounds: Store.CheckpointFigures.boundsMicros,
+                           counts: times.counts[...], sumMicros: times.sumMicros)
+        }
+        text.family("relaydeck_store_checkpoint_failures_total", .counter, "WAL checkpoints that failed (a full disk, a file gone).")
+        for (thread, times) in checkpoints {
+            text.sample("relaydeck_store_checkpoint_failures_total", [("thread", thread)], times.failures)
+        }
         // A failing store has no outbox figures: the series are left out, not made up.
         if up, let outbox = try? OutboxDepth.read(store) {
             text.family("relaydeck_push_outbox_jobs", .gauge,
@@ -70,6 +85,27 @@ struct MetricsRoutes: RouteGroup {
                         "How long the oldest push not sent yet has waited; 0 when none waits.")
             let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
             text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
+        }
+        if up, let purge = try? PurgeBacklog.read(store) {
+            text.family("relaydeck_purge_pending_keys", .gauge,
+                        "Deleted keys whose data the purge has not removed yet (counted up to \(PurgeBacklog.cap)).")
+            text.sample("relaydeck_purge_pending_keys", purge.keys)
+            text.family("relaydeck_purge_pending_accounts", .gauge,
+                        "Deleted accounts the purge has not removed yet (counted up to \(PurgeBacklog.cap)).")
+            text.sample("relaydeck_purge_pending_accounts", purge.accounts)
+            text.family("relaydeck_purge_pending_text_bytes", .gauge,
+                        "The text bytes the pending keys' tasks, questions and inbox items still hold.")
+            text.sample("relaydeck_purge_pending_text_bytes", purge.textBytes)
+            text.family("relaydeck_purge_oldest_age_seconds", .gauge,
+                        "How long ago the oldest deletion still waiting for the purge was made; 0 when none waits.")
+            let age = purge.oldestDeletedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
+            text.sample("relaydeck_purge_oldest_age_seconds", seconds: Int(age) * 1000)
+        }
+        text.family("relaydeck_pushes_total", .counter,
+                    "Pushes whose send ended, by service, kind (apns-push-type) and outcome (sent, the service's reason, other, unreachable).")
+        for sample in context.services.pushCounts.samples {
+            text.sample("relaydeck_pushes_total", [("service", sample.service), ("kind", sample.kind), ("outcome", sample.outcome)],
+                        sample.count)
         }
         let turns = context.loop.turnCPU
         text.family("relaydeck_loop_turn_cpu_seconds", .histogram,
