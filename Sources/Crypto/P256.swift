@@ -12,7 +12,7 @@ public enum P256 {
 
     public struct Failure: Error, Equatable, Sendable {
         public let message: String
-        init(_ message: String) { self.message = message }
+        public init(_ message: String) { self.message = message }
     }
 
     /// RFC 5915's ECPrivateKey of a prime256v1 scalar without its public key, up to the
