@@ -63,7 +63,7 @@ let package = Package(
         // The push dispatcher (`push.md`): drains the domain's outbox through an `APNsSending`
         // on the loop; between the domain, which knows the tables, and APNs, which knows none.
         .target(name: "PushDispatch", dependencies: ["APNs", "Relaydeck", "EventLoop", "Logging", "Clock"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets", "WebPush"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "APNs", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS"],

@@ -17,6 +17,7 @@ public struct Services {
     public let liveActivities: LiveActivities
     public let activity: ActivityLog
     public let webSignIn: WebSignIn
+    public let webPush: WebPushSubscriptions
 
     /// The push planner, when push is on (`EventHub.planner`).
     public var push: PushPlanner? { hub.planner as? PushPlanner }
@@ -36,5 +37,6 @@ public struct Services {
         liveActivities = LiveActivities(store: store, clock: clock)
         activity = ActivityLog(store: store, clock: clock, random: random)
         webSignIn = WebSignIn(store: store, clock: clock, random: random)
+        webPush = WebPushSubscriptions(store: store, clock: clock)
     }
 }

@@ -103,6 +103,16 @@ public enum PushAddressRule {
         "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
     ].map { CIDR($0)! }
 
+    /// True when `host` (a name or literal of `PushEndpoint`) is known to be private without a
+    /// lookup: a literal address that is not public, or `localhost` and the names under it
+    /// (RFC 6761), `.local` (mDNS), `.internal`, `.home.arpa` and `.lan`.
+    public static func isPrivateName(_ host: String) -> Bool {
+        if let address = IPAddress(host) { return !isPublic(address) }
+        let name = host.hasSuffix(".") ? String(host.dropLast()) : host
+        if name == "localhost" { return true }
+        return [".localhost", ".local", ".internal", ".home.arpa", ".lan"].contains { name.hasSuffix($0) }
+    }
+
     /// True when `address` is on the public internet.
     public static func isPublic(_ address: IPAddress) -> Bool {
         return !notPublic.contains { $0.contains(address) }
