@@ -32,5 +32,9 @@ public struct APIConfiguration: Sendable {
     /// out of the routes (`404`). Secret.
     public var metricsToken: [UInt8]?
 
+    /// `WEB_PUSH_ALLOW_PRIVATE_HOSTS`: subscriptions may name push services on this machine
+    /// or its networks (the tests' mock service, a push service on the LAN).
+    public var webPushAllowsPrivateHosts = false
+
     public init() {}
 }

@@ -17,6 +17,7 @@ public struct Services {
     public let liveActivities: LiveActivities
     public let activity: ActivityLog
     public let webSignIn: WebSignIn
+    public let webPush: WebPushSubscriptions
     /// How the pushes sent ended (`/metrics`); the push wiring adds its service.
     public let pushCounts = PushCounts()
 
@@ -38,5 +39,6 @@ public struct Services {
         liveActivities = LiveActivities(store: store, clock: clock)
         activity = ActivityLog(store: store, clock: clock, random: random)
         webSignIn = WebSignIn(store: store, clock: clock, random: random)
+        webPush = WebPushSubscriptions(store: store, clock: clock)
     }
 }

@@ -66,7 +66,7 @@ public final class APNsClient: APNsSending {
         } else {
             tlsContext = nil
         }
-        let signer = try ES256Signer(privateKeyPEM: configuration.privateKeyPEM)
+        let signer = try APNsConfiguration.providerKey(pem: configuration.privateKeyPEM)
         providerToken = ProviderToken(
             signer: signer, teamID: configuration.teamID, keyID: configuration.keyID, clock: loop.clock,
             lifetime: configuration.tokenLifetime)

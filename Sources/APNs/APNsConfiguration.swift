@@ -1,4 +1,5 @@
 import Clock
+import Crypto
 
 /// What the APNs client needs: the provider key and its IDs, where the two services are,
 /// which CAs to trust, and its timing. The daemon builds it from the `APNS_*` variables
@@ -43,6 +44,18 @@ public struct APNsConfiguration: Sendable {
         self.productionURL = productionURL
         self.sandboxURL = sandboxURL
         self.caFile = caFile
+    }
+
+    /// The provider key of the `.p8` file (PEM, PKCS #8), which must be on P-256; the
+    /// refusal names the file's kind, never its bytes.
+    static func providerKey(pem: [UInt8]) throws(APNsConfigurationError) -> P256.PrivateKey {
+        do {
+            return try P256.PrivateKey(pem: pem)
+        } catch {
+            throw APNsConfigurationError(error.message == "not a PEM private key"
+                ? "the APNs private key is not a PEM private key (PKCS #8, as in the .p8 file)"
+                : "the APNs private key is not an EC P-256 key")
+        }
     }
 }
 

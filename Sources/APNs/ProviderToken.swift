@@ -8,14 +8,14 @@ import Crypto
 /// than 60 `ExpiredProviderToken`), so one is made and kept until `lifetime` passes or APNs
 /// calls it expired. The token is a credential: never logged.
 final class ProviderToken {
-    private let signer: ES256Signer
+    private let signer: P256.PrivateKey
     private let teamID: String
     private let keyID: String
     private let clock: any Clock
     let lifetime: TimeSpan
     private var current: (token: String, madeAt: Instant)?
 
-    init(signer: ES256Signer, teamID: String, keyID: String, clock: any Clock, lifetime: TimeSpan) {
+    init(signer: P256.PrivateKey, teamID: String, keyID: String, clock: any Clock, lifetime: TimeSpan) {
         self.signer = signer
         self.teamID = teamID
         self.keyID = keyID
@@ -51,7 +51,7 @@ final class ProviderToken {
         let claims = #"{"iss":"\#(teamID)","iat":\#(seconds)}"#
         let signingInput = Base64.encode(Array(header.utf8), urlSafe: true, padded: false)
             + "." + Base64.encode(Array(claims.utf8), urlSafe: true, padded: false)
-        guard let signature = signer.sign(Array(signingInput.utf8)) else { return nil }
+        guard let signature = signer.signature(for: Array(signingInput.utf8)) else { return nil }
         return signingInput + "." + Base64.encode(signature, urlSafe: true, padded: false)
     }
 }

@@ -17,6 +17,7 @@ final class Daemon {
     private let store: Store
     private let server: HTTPServer
     private let api: APIHandler
+    private let webPush: WebPushSubscriptions
     /// `METRICS_LISTEN`'s server; nil while off.
     private let metricsServer: HTTPServer?
     private let maintenance: Maintenance
@@ -44,6 +45,7 @@ final class Daemon {
         store.checkpointInBackground()
         store.quota = StorageQuota(limit: config.accountStorageLimit)
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
+        webPush = services.webPush
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
@@ -58,6 +60,7 @@ final class Daemon {
         apiConfiguration.pushEnabled = config.apns != nil
         apiConfiguration.servesHTTPS = config.tlsCertFile != nil
         apiConfiguration.metricsToken = config.metricsToken
+        apiConfiguration.webPushAllowsPrivateHosts = config.webPushAllowPrivateHosts
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
@@ -95,6 +98,14 @@ final class Daemon {
         // on a server that others can reach.
         Log.info("accounts", ["creation": config.accountCreationOpen ? "open" : "closed",
                               "storage_limit": ConfigSyntax.byteText(config.accountStorageLimit)])
+        // The VAPID key is made at the first start, so that it is in the store (and its
+        // backups) before any browser subscribes with it.
+        do {
+            _ = try webPush.vapidKey()
+        } catch {
+            printError("DATABASE_PATH: the Web Push key could not be read or stored: \(error)")
+            return 1
+        }
         api.onDeletion = { [unowned self] in self.maintenance.kick() }
         store.onRecovered = { [unowned self] in self.maintenance.kick() }
         maintenance.kick()

@@ -27,7 +27,7 @@ import JSON
         let directory = TemporaryDirectory()
         let key = try makeP256Key(in: directory)
         let clock = ManualClock(wallMillis: 1_760_000_123_456)
-        let provider = ProviderToken(signer: try ES256Signer(privateKeyPEM: key.pem), teamID: "TEAM123456", keyID: "KEY1234567",
+        let provider = ProviderToken(signer: try APNsConfiguration.providerKey(pem: key.pem), teamID: "TEAM123456", keyID: "KEY1234567",
                                      clock: clock, lifetime: .seconds(3000))
         let token = try #require(provider.token())
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -54,11 +54,11 @@ import JSON
         // signatures likely meet some, and each must still verify from its padded raw form.
         let directory = TemporaryDirectory()
         let key = try makeP256Key(in: directory)
-        let signer = try ES256Signer(privateKeyPEM: key.pem)
+        let signer = try APNsConfiguration.providerKey(pem: key.pem)
         var script = ""
         for i in 0..<200 {
             let message = Array("message \(i)".utf8)
-            let raw = try #require(signer.sign(message))
+            let raw = try #require(signer.signature(for: message))
             #expect(raw.count == 64)
             TemporaryDirectory.write(message, to: directory.file("m\(i)"))
             TemporaryDirectory.write(der(fromRaw: raw), to: directory.file("s\(i)"))
@@ -73,7 +73,7 @@ import JSON
         let directory = TemporaryDirectory()
         let key = try makeP256Key(in: directory)
         let clock = ManualClock()
-        let provider = ProviderToken(signer: try ES256Signer(privateKeyPEM: key.pem), teamID: "TEAM123456", keyID: "KEY1234567",
+        let provider = ProviderToken(signer: try APNsConfiguration.providerKey(pem: key.pem), teamID: "TEAM123456", keyID: "KEY1234567",
                                      clock: clock, lifetime: .seconds(50 * 60))
         let first = try #require(provider.token())
         clock.advance(by: .seconds(49 * 60 + 59))
@@ -90,7 +90,7 @@ import JSON
         let directory = TemporaryDirectory()
         let key = try makeP256Key(in: directory)
         let clock = ManualClock()
-        let provider = ProviderToken(signer: try ES256Signer(privateKeyPEM: key.pem), teamID: "TEAM123456", keyID: "KEY1234567",
+        let provider = ProviderToken(signer: try APNsConfiguration.providerKey(pem: key.pem), teamID: "TEAM123456", keyID: "KEY1234567",
                                      clock: clock, lifetime: .seconds(50 * 60))
         let first = try #require(provider.token())
         provider.expire(first)
@@ -103,14 +103,14 @@ import JSON
 
     @Test func keysThatAreNotP256PEMAreRefused() throws {
         let directory = TemporaryDirectory()
-        #expect(throws: APNsConfigurationError.self) { try ES256Signer(privateKeyPEM: Array("not a key".utf8)) }
-        #expect(throws: APNsConfigurationError.self) { try ES256Signer(privateKeyPEM: []) }
+        #expect(throws: APNsConfigurationError.self) { try APNsConfiguration.providerKey(pem: Array("not a key".utf8)) }
+        #expect(throws: APNsConfigurationError.self) { try APNsConfiguration.providerKey(pem: []) }
         for (name, options) in [("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]),
                                 ("p384", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"])] {
             let file = directory.file("\(name).pem")
             #expect(try ChildProcess.run(["openssl", "genpkey"] + options + ["-out", file], output: directory.file("log")) == 0)
             do {
-                _ = try ES256Signer(privateKeyPEM: readFile(file))
+                _ = try APNsConfiguration.providerKey(pem: readFile(file))
                 Issue.record("a \(name) key was accepted")
             } catch {
                 #expect(error.message == "the APNs private key is not an EC P-256 key")

@@ -12,6 +12,7 @@ enum RouteGroups {
             EventRoutes(context),
             ActivityRoutes(context),
             DeviceRoutes(context),
+            WebPushRoutes(context),
             TaskRoutes(context),
             InboxRoutes(context),
             MCPRoutes(context),

@@ -16,7 +16,7 @@ public final class Purger {
     }
 
     /// Removes one batch: first what deleted keys and accounts owned (tasks, questions,
-    /// inbox, activity, devices, Live Activity registrations), then the keys and accounts
+    /// inbox, activity, devices, Live Activity registrations, Web Push subscriptions), then the keys and accounts
     /// that own nothing any more. Returns true when more work remains.
     @discardableResult
     public func step() throws -> Bool {
@@ -64,6 +64,10 @@ public final class Purger {
             """
             DELETE FROM devices WHERE rowid IN (SELECT d.rowid FROM devices d             JOIN accounts a ON a.id = d.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
             """,
+            """
+            DELETE FROM web_push_subscriptions WHERE rowid IN (SELECT w.rowid FROM web_push_subscriptions w \
+            JOIN accounts a ON a.id = w.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
+            """,
         ]
 
         static func ownedByDeletedKeys(_ table: String) -> String {
@@ -83,7 +87,8 @@ public final class Purger {
         static let deleteAccounts = """
             DELETE FROM accounts WHERE rowid IN (SELECT a.rowid FROM accounts a WHERE a.deleted_at IS NOT NULL \
             AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.account_id = a.id) \
-            AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id) LIMIT ?)
+            AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id) \
+            AND NOT EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.account_id = a.id) LIMIT ?)
             """
         static let pending = """
             SELECT (SELECT count(*) FROM (SELECT 1 FROM keys WHERE deleted_at IS NOT NULL LIMIT 1)) \

@@ -393,6 +393,29 @@ public enum Schema {
         Migration(version: 9, name: "idle push windows by age", sql: """
             CREATE INDEX push_windows_idle ON push_windows(last_sent_at) WHERE due_at IS NULL;
             """),
+        // Web Push (issue 21): the server's one VAPID key, made at the first start and kept for
+        // the store's life, and the browsers' subscriptions. The client makes a subscription's
+        // ID, so each account has its own; one endpoint belongs to one subscription.
+        Migration(version: 10, name: "web push", sql: """
+            CREATE TABLE web_push_vapid (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                private_key BLOB NOT NULL CHECK (length(private_key) = 32),
+                created_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE TABLE web_push_subscriptions (
+                account_id TEXT NOT NULL,
+                id TEXT NOT NULL,
+                endpoint TEXT NOT NULL,
+                p256dh BLOB NOT NULL CHECK (length(p256dh) = 65),
+                auth BLOB NOT NULL CHECK (length(auth) = 16),
+                label TEXT,
+                expiration_time INTEGER,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (account_id, id)
+            ) STRICT;
+            CREATE INDEX web_push_subscriptions_by_endpoint ON web_push_subscriptions(endpoint);
+            """),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift

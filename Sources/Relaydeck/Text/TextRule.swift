@@ -105,6 +105,8 @@ extension TextRule {
     public static let keyLabel = TextRule(characters: 1...40, bytes: 160)
     /// The name a person gives a passkey in the web console ("My laptop").
     public static let passkeyName = TextRule(characters: 1...40, bytes: 160)
+    /// A Web Push subscription's name ("Firefox on the laptop"), issue 21.
+    public static let webPushLabel = TextRule(characters: 1...64, bytes: 256)
     /// Question `prompt`.
     public static let questionPrompt = TextRule(characters: 1...300, bytes: 1_200)
     /// One question option.

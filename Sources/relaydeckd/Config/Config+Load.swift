@@ -48,6 +48,7 @@ extension ConfigReader {
         config.accountCreationOpen = try choice("ACCOUNT_CREATION", ["open", "closed"], default: "open") == "open"
         config.accountStorageLimit = try bytes("ACCOUNT_STORAGE_LIMIT", default: StorageQuota.defaultLimit, in: Self.storageLimitRange)
         config.trustedProxies = try trustedProxies()
+        config.webPushAllowPrivateHosts = try choice("WEB_PUSH_ALLOW_PRIVATE_HOSTS", ["true", "false"], default: "false") == "true"
         config.appTOTPSecret = try totpSecret()
         config.appAttestAppIDs = try appAttestAppIDs()
         if config.appAttestAppIDs.isEmpty {

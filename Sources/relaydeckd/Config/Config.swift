@@ -69,6 +69,9 @@ struct Config: Sendable {
     /// `TRUSTED_PROXIES`: addresses and CIDR ranges, separated by commas and/or spaces, whose
     /// `X-Forwarded-For` is believed. Default none.
     var trustedProxies: [CIDR] = []
+    /// `WEB_PUSH_ALLOW_PRIVATE_HOSTS` (`true`/`false`, default false): Web Push subscriptions
+    /// may name push services on this machine or its networks.
+    var webPushAllowPrivateHosts = false
     /// `APP_TOTP_SECRET` (or `_FILE`, or the credential): base32, at least 16 bytes decoded.
     /// Turns the app code check on. Secret.
     var appTOTPSecret: [UInt8]?

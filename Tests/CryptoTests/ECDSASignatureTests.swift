@@ -1,5 +1,5 @@
 import Testing
-@testable import APNs
+@testable import Crypto
 
 @Suite struct ECDSASignatureTests {
     func der(_ r: [UInt8], _ s: [UInt8]) -> [UInt8] {

@@ -1,0 +1,116 @@
+import Crypto
+import EventLoop
+import HTTP
+import JSON
+import Relaydeck
+import WebPush
+
+/// Web Push (issue 21): the server's VAPID key and the browsers' subscriptions, so that a
+/// person without the Apple app is reached too. Account token or web session; an API key
+/// gets `403`.
+final class WebPushRoutes: RouteGroup {
+    let context: APIContext
+    var subscriptions: WebPushSubscriptions { context.services.webPush }
+
+    init(_ context: APIContext) {
+        self.context = context
+    }
+
+    var routes: [Route] {
+        [
+            Route("/v1/web-push/key", [
+                Endpoint(.get, .account { [self] _, _ in try key() }),
+            ]),
+            Route("/v1/web-push/subscriptions", [
+                Endpoint(.get, .account { [self] _, account in try list(account) }),
+            ]),
+            Route("/v1/web-push/subscriptions/{subscription_id}", [
+                Endpoint(.put, body: true, .account { [self] call, account in try put(&call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+            ]),
+        ]
+    }
+
+    /// `GET /v1/web-push/key`: `200 {"public_key"}`, the VAPID key as base64url of the
+    /// uncompressed point (what `PushManager.subscribe`'s `applicationServerKey` takes).
+    func key() throws -> Outcome {
+        let publicKey = try subscriptions.vapidKey().publicKey
+        return Answers.object(capacity: 128) { writer in
+            writer.beginObject()
+            writer.key("public_key")
+            writer.string(Base64.encode(publicKey, urlSafe: true, padded: false))
+            writer.endObject()
+        }
+    }
+
+    /// `GET /v1/web-push/subscriptions`: `200 {"subscriptions": [Subscription]}`, oldest first.
+    func list(_ account: AccountCaller) throws -> Outcome {
+        Answers.list("subscriptions", try subscriptions.list(accountID: account.accountID), bytesEach: 2300) { $0.write(to: &$1) }
+    }
+
+    /// `PUT /v1/web-push/subscriptions/{subscription_id}`: the browser's
+    /// `PushSubscription.toJSON()` as it is (`endpoint`, `expirationTime`, `keys.p256dh`,
+    /// `keys.auth`) and an optional `label`; `200` with the stored subscription. A malformed
+    /// ID is a `422` on `subscription_id` with the body's problems, as a device's.
+    func put(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        let id = try call.path("subscription_id")
+        var body = call.bodyReader()
+        body.require("endpoint")
+        body.require("keys")
+        let endpoint = body.read("endpoint", .pushEndpoint(allowingPrivateHosts: context.configuration.webPushAllowsPrivateHosts))
+        // The browser writes `null` when the subscription does not expire.
+        let expirationTime = body.readNullable("expirationTime", .int(0...Self.latestExpiration)).value
+        let label = body.readNullable("label", .text(.webPushLabel)).value
+        var p256dh: P256.PublicKey?
+        var auth: [UInt8]?
+        if var keys = body.object("keys") {
+            keys.require("p256dh")
+            keys.require("auth")
+            p256dh = keys.read("p256dh", .shaped("Must be a P-256 public key: base64url of an uncompressed point.") { text in
+                Base64.decode(text).flatMap { P256.PublicKey(uncompressed: $0) }
+            })
+            auth = keys.read("auth", .shaped("Must be base64url of 16 bytes.") { text in
+                Base64.decode(text).flatMap { $0.count == 16 ? $0 : nil }
+            })
+            body.merge(keys)
+        }
+        if !WebPushSubscriptionID.isWellFormed(id) { body.add("subscription_id", WebPushSubscriptionID.problem) }
+        try body.check()
+        guard let endpoint, let p256dh, let auth else { throw APIError.defect("a checked subscription body lost a field") }
+        let registration = WebPushSubscriptions.Registration(
+            endpoint: endpoint, p256dh: p256dh.bytes, auth: auth, label: label?.value, expirationTime: expirationTime.map { Int64($0) })
+        let stored = try subscriptions.put(accountID: account.accountID, id: id, registration)
+        return Answers.object(capacity: 2300) { stored.write(to: &$0) }
+    }
+
+    /// `DELETE /v1/web-push/subscriptions/{subscription_id}`: `204`, or `404`.
+    func delete(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        try subscriptions.delete(accountID: account.accountID, id: try call.path("subscription_id"))
+        return Answers.noContent
+    }
+
+    /// The latest `expirationTime` taken: the year 9999, as far as a timestamp is written.
+    static let latestExpiration = 253_402_300_799_999
+}
+
+extension FieldKind where Value == String {
+    /// A push service's endpoint (`PushEndpoint`), refused with the reason; a host that is an
+    /// address of this machine or its networks (or `localhost`) is refused too unless the
+    /// administrator allows it (`WEB_PUSH_ALLOW_PRIVATE_HOSTS`). A name is resolved again at
+    /// each send, where the same rule holds.
+    static func pushEndpoint(allowingPrivateHosts: Bool) -> FieldKind {
+        FieldKind { value, _ in
+            guard case .string(let text) = value else { return .failure(FieldMessage("Must be a string.")) }
+            let endpoint: PushEndpoint
+            do throws(PushEndpoint.Refusal) {
+                endpoint = try PushEndpoint(text)
+            } catch {
+                return .failure(FieldMessage("Must be a push service's URL: it \(error.reason)."))
+            }
+            if !allowingPrivateHosts && PushAddressRule.isPrivateName(endpoint.host) {
+                return .failure(FieldMessage("Must be a push service on the internet, not an address of this machine or its network."))
+            }
+            return .success(text)
+        }
+    }
+}
