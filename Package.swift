@@ -51,9 +51,10 @@ let package = Package(
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
         .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "Transports", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
-        // Web Push (RFC 8030, 8291, 8292): the message encryption, the VAPID token, and which
-        // endpoints and addresses a push may go to; knows nothing of the domain's tables.
-        .target(name: "WebPush", dependencies: ["Clock", "Crypto", "EventLoop", "JSON"], swiftSettings: strict),
+        // Web Push (RFC 8030, 8291, 8292): the message encryption, the VAPID token, which
+        // endpoints and addresses a push may go to, and one push request over HTTP/1.1 on TLS;
+        // knows nothing of the domain's tables.
+        .target(name: "WebPush", dependencies: ["Clock", "Crypto", "EventLoop", "JSON", "TLS", "Transports"], swiftSettings: strict),
         // The web console (`web/`), embedded at build time: the plugin runs the tool on every
         // file of the folder and compiles the table it writes into `WebAssets`.
         .executableTarget(name: "WebAssetsTool"),
@@ -83,7 +84,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "Crypto", "Clock", "EventLoop", "JSON"], swiftSettings: strict),
+        .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),

@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Clock
+import Crypto
+import EventLoop
+import JSON
+import TLS
+import Testing
+import TestSupport
+@testable import WebPush
+
+/// Tests/e2e/webpush_mock.py run as a program by the package's .venv python: its origin, its
+/// CA file and the subscriptions it made (as browsers make them), and the pushes it recorded.
+final class MockPushService {
+    let directory = TemporaryDirectory()
+    let process: ChildProcess
+    let origin: String
+    let caFile: String
+    let subscriptions: [String: (endpoint: String, p256dh: [UInt8], auth: [UInt8])]
+
+    static let python = packageRoot + "/.venv/bin/python"
+    static var unavailable: String? {
+        fileExists(python) ? nil : "\(python) is missing: run `make test-deps` to run Web Push against the mock"
+    }
+
+    init(_ subscriptions: [String]) throws {
+        let ready = directory.file("ready.json")
+        process = try ChildProcess(
+            [Self.python, packageRoot + "/Tests/e2e/webpush_mock.py", "--ready-file", ready, "--events-file", directory.file("events.jsonl")]
+                + subscriptions.flatMap { ["--subscription", $0] },
+            stdout: directory.file("mock.out"), stderr: directory.file("mock.err"))
+        var info: JSON?
+        for _ in 0..<400 where info == nil {
+            if fileExists(ready) { info = try? JSONParser.parse(readFile(ready)) }
+            if info == nil {
+                if process.hasExited { break }
+                usleep(25_000)
+            }
+        }
+        guard let info, let origin = info["origin"]?.stringValue, let caFile = info["ca_file"]?.stringValue,
+              let made = info["subscriptions"]?.objectValue else {
+            throw ChildProcessError(message: "the mock did not start: \(String(decoding: readFile(directory.file("mock.err")), as: UTF8.self))")
+        }
+        self.origin = origin
+        self.caFile = caFile
+        var found: [String: (endpoint: String, p256dh: [UInt8], auth: [UInt8])] = [:]
+        for (id, value) in made.members {
+            found[id] = (value["endpoint"]!.stringValue!, Base64.decode(value["p256dh"]!.stringValue!)!, Base64.decode(value["auth"]!.stringValue!)!)
+        }
+        self.subscriptions = found
+    }
+
+    deinit {
+        process.terminate()
+        process.wait()
+    }
+
+    var pushes: [JSON] {
+        String(decoding: readFile(directory.file("events.jsonl")), as: UTF8.self)
+            .split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+    }
+}
+
+/// One push request through `PushDelivery` to the mock push service over real TLS on
+/// loopback: the mock checks the VAPID token and decrypts the message as a browser would.
+@Suite(.serialized, .enabled(if: MockPushService.unavailable == nil, "make test-deps builds .venv"))
+struct PushDeliveryMockTests {
+    let mock: MockPushService
+    let loop: EventLoop
+    let vapid: VAPIDToken
+    let tls: TLSClientContext
+
+    init() throws {
+        signal(SIGPIPE, SIG_IGN)
+        mock = try MockPushService(["ok", "gone:410", "busy:429", "large:413"])
+        loop = try EventLoop()
+        vapid = VAPIDToken(key: try P256.PrivateKey(), subject: "mailto:ops@home.example.net", clock: SystemClock.shared)
+        tls = try TLSClientContext(extraCAFile: mock.caFile)
+    }
+
+    func deliver(_ id: String, message: String = #"{"title":"Deploy?"}"#, allowingPrivate: Bool = true,
+                 endpoint: String? = nil) throws -> PushDelivery.Result? {
+        let subscription = try #require(mock.subscriptions[id])
+        let body = try WebPushMessage.encrypt(Array(message.utf8), paddedLength: 128,
+                                              subscriber: try #require(P256.PublicKey(uncompressed: subscription.p256dh)),
+                                              authSecret: subscription.auth)
+        let target = try PushEndpoint(endpoint ?? subscription.endpoint)
+        let request = PushRequest(endpoint: target, ttl: 600, urgency: .high, topic: "qst_1", body: body)
+        var result: PushDelivery.Result?
+        PushDelivery(request, authorization: try #require(vapid.authorization(for: target.origin)), loop: loop, tls: tls,
+                     allowsPrivateHosts: allowingPrivate, timeout: .seconds(10)) { result = $0 }.start()
+        let deadline = SystemClock.shared.now + .seconds(15)
+        while result == nil && SystemClock.shared.now < deadline {
+            loop.runOnce(maxWait: .milliseconds(20))
+        }
+        return result
+    }
+
+    @Test func theServiceTakesThePushAndReadsTheMessageAsABrowserWould() throws {
+        guard case .answered(let answer) = try deliver("ok") else { Issue.record("no answer"); return }
+        #expect(answer.status == 201 && answer.verdict == .delivered)
+        let push = try #require(mock.pushes.first)
+        #expect(push["plaintext"] == #"{"title":"Deploy?"}"#)
+        #expect(push["vapid"]?["problems"] == [])
+        #expect(push["vapid"]?["claims"]?["aud"]?.stringValue == mock.origin)
+        #expect(push["ttl"] == "600" && push["urgency"] == "high" && push["topic"] == "qst_1")
+        #expect(push["content_encoding"] == "aes128gcm" && push["content_type"] == "application/octet-stream")
+        #expect(push["length"]?.int64Value == Int64(WebPushMessage.headerSize + 128 + 1 + 16))
+    }
+
+    @Test func eachRefusalOfTheServiceIsAnsweredWithItsVerdict() throws {
+        guard case .answered(let gone) = try deliver("gone"), case .answered(let busy) = try deliver("busy"),
+              case .answered(let large) = try deliver("large") else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(gone.verdict == .gone && gone.status == 410)
+        #expect(busy.verdict == .retry && busy.retryAfterSeconds == 1)
+        #expect(large.verdict == .tooLarge)
+    }
+
+    @Test func aServiceOnThisMachineIsBlockedUnlessAllowed() throws {
+        #expect(try deliver("ok", allowingPrivate: false) == .blocked("127.0.0.1 is an address of this machine or its network"))
+        #expect(mock.pushes.isEmpty, "nothing was sent")
+    }
+
+    @Test func noServiceListeningIsAFailureToTryAgain() throws {
+        // A port nothing listens on (the mock's own port plus one is very likely free; if
+        // not, whatever answers is no TLS server with the mock's certificate).
+        let port = Int(mock.origin.split(separator: ":").last!)! + 1
+        guard case .failed = try deliver("ok", endpoint: "https://127.0.0.1:\(port)/push/ok") else {
+            Issue.record("expected a failure")
+            return
+        }
+    }
+}
