@@ -99,10 +99,20 @@ def without_comments(text):
             out.append(text[i]); i += 1
     return "".join(out)
 
-def strip_json(text, jsonc):
-    data = json.loads(without_comments(text) if jsonc else text) if text.strip() else {}
+def read_json(text, jsonc):
+    return json.loads(without_comments(text) if jsonc else text) if text.strip() else {}
+
+def strip_json(text, jsonc, flags=()):
+    data = read_json(text, jsonc)
     if not isinstance(data, dict):
         return data
+    # Settings the install added (they were not in the file before it): (table, member, and
+    # whether the table itself was the install's).
+    for table, member, table_was_ours in flags:
+        if isinstance(data.get(table), dict):
+            data[table].pop(member, None)
+            if table_was_ours and data[table] == {}:
+                del data[table]
     servers = data.get("mcpServers")
     if isinstance(servers, dict):
         servers.pop(name, None)
@@ -193,9 +203,21 @@ for relative, slug, kind in files:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         if kind in ("json", "jsonc"):
-            now = prune(strip_json(text, kind == "jsonc"))
+            flags = ()
+            if slug == "gemini-settings.json":
+                # hooksConfig.enabled is the install's only when the file before it had none.
+                recorded_first = state(slug)
+                first = {}
+                if recorded_first and recorded_first[0] == "file":
+                    with open(os.path.join(before_dir, slug + ".copy"), encoding="utf-8") as f:
+                        first = read_json(f.read(), True)
+                if recorded_first and isinstance(first, dict):
+                    table = first.get("hooksConfig")
+                    if not (isinstance(table, dict) and "enabled" in table):
+                        flags = (("hooksConfig", "enabled", "hooksConfig" not in first),)
+            now = prune(strip_json(text, kind == "jsonc", flags))
             result = (json.dumps(now, indent=2) + "\n").encode()
-            same = lambda old: prune(strip_json(old, kind == "jsonc")) == now
+            same = lambda old: prune(strip_json(old, kind == "jsonc", flags)) == now
             empty = now == {}
         elif kind == "toml":
             import tomllib
@@ -421,9 +443,11 @@ chmod 0755 "$HEADERS.tmp"
 mv "$HEADERS.tmp" "$HEADERS"
 
 # --- Editing JSON files ----------------------------------------------------------------------
-# Two operations, done with python3 (or node when there is no python3), each of which reads the
+# Three operations, done with python3 (or node when there is no python3), each of which reads the
 # file, changes one thing and writes it back through a temporary file:
 #   set FILE PATH VALUE        sets the member at PATH (dot-separated) to the JSON VALUE
+#   default FILE PATH VALUE    the same, only when there is no member at PATH (one the user
+#                              set to something else stays, and the script says so)
 #   hook FILE PATH ENTRY MARK  in the list at PATH, drops the entries whose JSON contains MARK
 #                              and appends the JSON ENTRY
 # A file that is not valid JSON is left alone (and the step reported), never overwritten.
@@ -491,6 +515,11 @@ for name in where[:-1]:
 last = where[-1]
 if op == "set":
     node[last] = value
+elif op == "default":
+    if last not in node:
+        node[last] = value
+    elif node[last] != value:
+        print(f"{'.'.join(where)} is {json.dumps(node[last])} in {path}; left as you set it.")
 else:
     mark = sys.argv[5]
     entries = node.get(last) if isinstance(node.get(last), list) else []
@@ -556,6 +585,11 @@ for (const name of where.slice(0, -1)) {
 }
 const last = where[where.length - 1];
 if (op === "set") node[last] = value;
+else if (op === "default") {
+  if (!(last in node)) node[last] = value;
+  else if (JSON.stringify(node[last]) !== JSON.stringify(value))
+    console.log(`${where.join(".")} is ${JSON.stringify(node[last])} in ${path}; left as you set it.`);
+}
 else node[last] = (Array.isArray(node[last]) ? node[last] : []).filter(e => !JSON.stringify(e).includes(mark)).concat([value]);
 const tmp = path + ".relaydeck-tmp";
 if (fs.existsSync(tmp)) fs.unlinkSync(tmp);
@@ -793,15 +827,27 @@ if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
     settings="$HOME/.gemini/settings.json"
     ok=yes
     # Gemini CLI's loader accepts comments in settings.json: so does the edit.
+    # Its hooks run only while hooksConfig.enabled is true, "the canonical toggle for the hooks
+    # system" (its docs/reference/configuration.md). That is the default from 0.26 on, but not in
+    # 0.26.0-preview.0; earlier versions gated hooks on tools.enableHooks (up to 0.23) and on
+    # hooks.enabled (0.24 and 0.25), which 0.26 and later no longer read (and refuse a boolean
+    # hooks.enabled). So hooksConfig.enabled is set when it is absent; a value the user set
+    # stays, and the script says so.
     RELAYDECK_JSONC=1
     export RELAYDECK_JSONC
     private_edit set "$settings" "mcpServers.$NAME" \
         "{\"httpUrl\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
         json_edit hook "$settings" hooks.SessionStart "$(plain_hook 'gemini start')" relaydeck/inbox-hook &&
         json_edit hook "$settings" hooks.BeforeAgent "$(plain_hook 'gemini prompt')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.AfterAgent "$(plain_hook 'gemini stop')" relaydeck/inbox-hook || ok=""
+        json_edit hook "$settings" hooks.AfterAgent "$(plain_hook 'gemini stop')" relaydeck/inbox-hook &&
+        json_edit default "$settings" hooksConfig.enabled true || ok=""
     unset RELAYDECK_JSONC
-    if [ -n "$ok" ]; then note_ok "Gemini CLI"; else note_failed "Gemini CLI"; fi
+    if [ -n "$ok" ]; then
+        note_ok "Gemini CLI"
+        gemini_note="Gemini CLI runs these hooks from version 0.26 on (hooksConfig.enabled in $settings); gemini --version says which you have."
+    else
+        note_failed "Gemini CLI"
+    fi
 fi
 
 if [ -n "$dry_run" ]; then
@@ -819,6 +865,7 @@ fi
 [ -z "$configured" ] || say "Configured for$configured: MCP server \"$NAME\" at $MCP_URL."
 say "Inbox hooks: $HOOK (key in $KEY_FILE)."
 [ -z "${codex_note:-}" ] || say "$codex_note"
+[ -z "${gemini_note:-}" ] || say "$gemini_note"
 say "Restart the agents to load the change."
 if [ -n "$failed" ]; then
     warn "could not configure$failed (see above)"

@@ -271,6 +271,8 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
 
     gemini = json.loads((home / ".gemini" / "settings.json").read_text())
     assert gemini["theme"] == "Dracula"
+    # Gemini CLI runs no hook while hooksConfig.enabled is false (its default in some versions).
+    assert gemini["hooksConfig"] == {"enabled": True}
     assert gemini["mcpServers"] == {"relaydeck": {"httpUrl": mcp_url, "headers": {"Authorization": auth}}}
     for event, arg in [("SessionStart", "start"), ("BeforeAgent", "prompt"), ("AfterAgent", "stop")]:
         # No matcher: optional, and Gemini CLI compares it exactly for these events ("*" is no event).
@@ -561,6 +563,46 @@ def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, ser
     assert kept.read_text() == original and stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert f"The comments of {settings} are not kept" in done.stdout
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("editor", ["python3", "node"])
+@pytest.mark.parametrize("before, installed", [
+    (None, {"enabled": True}),                                       # turned on, and off again by --uninstall
+    ({"disabled": ["mine"]}, {"disabled": ["mine"], "enabled": True}),  # added to the user's table
+    ({"enabled": False}, {"enabled": False}),                          # the user's choice stays
+], ids=["absent", "other-members", "user-false"])
+def test_gemini_hooks_are_enabled_unless_the_user_chose_otherwise_and_uninstall_takes_back_only_that(
+        py, tmp_path, install_script, editor, before, installed):
+    """Gemini CLI runs the hooks of settings.json only while hooksConfig.enabled is true (its
+    docs/reference/configuration.md: "the canonical toggle for the hooks system"); a version
+    whose default is false would never run them, silently."""
+    if editor == "node" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Gemini hooks")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    settings = home / ".gemini" / "settings.json"
+    original = {"theme": "Dracula"} | ({} if before is None else {"hooksConfig": before})
+    settings.write_text("// mine\n" + json.dumps(original, indent=2) + "\n")
+    path = "/usr/local/bin:/usr/bin:/bin"
+    if editor == "node":
+        (bin_dir / "python3").unlink()
+        path = without_python(tmp_path)
+    done = run_install(install_script, home, bin_dir, "--key", secret, path=path)
+    assert "Gemini CLI" in done.stdout, done.stderr
+    written = json5.loads(settings.read_text())
+    assert written["hooksConfig"] == installed
+    assert set(written["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent"}
+    assert (f"hooksConfig.enabled is false in {settings}; left as you set it" in done.stdout) == (
+        before == {"enabled": False}), done.stdout
+    # Changed since by the user: --uninstall cannot give the file back as it was, and takes out
+    # only what the install added.
+    written["model"] = {"name": "gemini-2.5-pro"}
+    settings.write_text(json.dumps(written))
+    undone = run_install(install_script, home, tmp_path / "bin", "--uninstall")
+    assert undone.returncode == 0, undone.stderr
+    left = json5.loads(settings.read_text())
+    assert left == original | {"model": {"name": "gemini-2.5-pro"}}
 
 
 def test_a_hook_gives_up_after_2_s_when_the_server_never_answers(py, tmp_path, install_script):
