@@ -71,7 +71,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -n "$uninstall" ]; then
-    command -v python3 >/dev/null 2>&1 || die "--uninstall needs python3"
+    python3 -c '' >/dev/null 2>&1 || die "--uninstall needs python3"
     if command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
     fi
@@ -454,7 +454,9 @@ mv "$HEADERS.tmp" "$HEADERS"
 # With RELAYDECK_PRIVATE=1 (a file that holds the key) the result is mode 0600 whatever the
 # file's mode was; otherwise it keeps its mode.
 JSON_TOOL=""
-if command -v python3 >/dev/null 2>&1; then
+# A python3 that runs: on a Mac without the developer tools, /usr/bin/python3 is only a stub
+# that asks to install them and fails.
+if python3 -c 'import json' >/dev/null 2>&1; then
     JSON_TOOL=python3
 elif command -v node >/dev/null 2>&1; then
     JSON_TOOL=node

@@ -1,6 +1,8 @@
 """The server's own website: `/`, `/docs/...` and `/install` (HTML pages with strict security
-headers, HEAD, no activity entries), and the install script itself, run with dash against a
-fake home directory with stand-in agent programs."""
+headers, HEAD, no activity entries), and the install script itself, run against a fake home
+directory with stand-in agent programs, with dash, with bash, and (the cases marked with the
+SHELLS parameter) with a stand-in for a Mac's sh and its BSD tools (bsd_tools.py: what it
+approximates and what only a real Mac would show)."""
 
 import base64
 import hashlib
@@ -12,6 +14,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import time
 import tomllib
 from pathlib import Path
@@ -20,6 +23,7 @@ import json5
 import pytest
 
 from api import create_account, create_key
+from bsd_tools import macos_sh
 from http_clients import PythonClient
 from server_process import PACKAGE_ROOT
 
@@ -185,12 +189,14 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
     curl = bin_dir / "curl"
     curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
     curl.chmod(0o755)
-    # So are python3's and node's, which edit the files.
-    for program in ["python3", "node"]:
-        if shutil.which(program):
+    # So are python3's and node's, which edit the files. python3 is the interpreter itself (this
+    # one's, 3.11 or later), not a version manager's shim, which needs tools of its own.
+    editors = {"python3": os.path.realpath(sys.executable), "node": shutil.which("node")}
+    for program, real in editors.items():
+        if real:
             wrapper = bin_dir / program
             wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/editor-argv.log"\n'
-                               f'exec {shutil.which(program)} "$@"\n')
+                               f'exec {shlex.quote(real)} "$@"\n')
             wrapper.chmod(0o755)
     if with_claude_program:
         claude = bin_dir / "claude"
@@ -199,13 +205,29 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
     return home, bin_dir
 
 
+# The shells the script is run with: Debian's sh, bash, and macOS's sh with its BSD tools
+# (bsd_tools.py).
+SHELLS = ["dash", "bash", "macos-sh"]
+
+
+def shell_command(shell: str, bin_dir: Path, path: str) -> tuple[list[str], dict]:
+    """The command line that runs a script file with SHELL, and its environment but HOME."""
+    if shell == "macos-sh":
+        # The stand-ins' folder is the whole PATH, but the fake home's programs (curl, python3,
+        # node, claude), as on a Mac that has them.
+        argv, extra, tools = macos_sh(bin_dir.parent)
+        return argv, {"PATH": f"{bin_dir}:{tools}", "LANG": "C.UTF-8", **extra}
+    return [shell], {"PATH": f"{bin_dir}:{path}", "LANG": "C.UTF-8"}
+
+
 def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL,
                 shell: str = "dash", path: str = "/usr/local/bin:/usr/bin:/bin"):
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:{path}", "LANG": "C.UTF-8"}
+    argv, env = shell_command(shell, bin_dir, path)
+    env["HOME"] = str(home)
     if key_env is not None:
         env["RELAYDECK_API_KEY"] = key_env
     # Not a terminal: the script must not wait for a question nobody can answer.
-    return subprocess.run([shell, str(script), *args], env=env, capture_output=True, text=True, timeout=60,
+    return subprocess.run([*argv, str(script), *args], env=env, capture_output=True, text=True, timeout=60,
                           stdin=stdin, start_new_session=True)
 
 
@@ -294,15 +316,16 @@ def install_script(server, tmp_path):
     return script
 
 
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
 def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, server, tmp_path, install_script,
-                                                                          with_claude_program):
+                                                                          with_claude_program, shell):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Installer")
     home, bin_dir = fake_home(tmp_path, with_claude_program)
     mcp_url = f"http://127.0.0.1:{server.port}/mcp"
 
-    first = run_install(install_script, home, bin_dir, "--key", secret)
+    first = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
     assert first.returncode == 0, first.stderr
     assert "Configured for Claude Code Codex Cursor Gemini CLI" in first.stdout
     # The files that were 0644 before and now hold the key are tightened, and the user is told.
@@ -312,7 +335,7 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     check_configs(home, mcp_url, secret)
     files = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"}
 
-    second = run_install(install_script, home, bin_dir, key_env=secret)
+    second = run_install(install_script, home, bin_dir, key_env=secret, shell=shell)
     assert second.returncode == 0, second.stderr
     assert "readable by you only" not in second.stdout
     check_configs(home, mcp_url, secret)
@@ -343,12 +366,13 @@ def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_sc
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
 
 
-def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script):
+@pytest.mark.parametrize("shell", SHELLS)
+def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script, shell):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Broken")
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     (home / ".cursor" / "mcp.json").write_text("{not json")
-    done = run_install(install_script, home, bin_dir, "--key", secret)
+    done = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
     assert done.returncode == 1
     assert "is not valid JSON" in done.stderr and "could not configure Cursor" in done.stderr
     assert (home / ".cursor" / "mcp.json").read_text() == "{not json"
@@ -447,7 +471,7 @@ def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server,
     assert "Configured for" in text
 
 
-@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("shell", SHELLS)
 def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, server, tmp_path, install_script, shell):
     """The agents run hook commands (and Claude Code its headersHelper) with a shell: a home such
     as /home/first last broke every one of them (`sh: 1: /home/first: not found`)."""
@@ -464,34 +488,45 @@ def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, ser
     commands += hook_commands(sum(json.loads((home / ".gemini/settings.json").read_text())["hooks"].values(), []))
     commands += hook_commands(sum(json.loads((home / ".codex/hooks.json").read_text())["hooks"].values(), []))
     assert len(commands) == 11, commands
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
-    for runner in ["dash", "bash"]:
-        helper = subprocess.run([runner, "-c", claude["headersHelper"]], env=env, capture_output=True, text=True,
-                                timeout=10)
-        assert helper.returncode == 0 and json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
+    for runner in SHELLS:
+        argv, env = shell_command(runner, bin_dir, "/usr/bin:/bin")
+        env["HOME"] = str(home)
+        # The commands as the agents run them (sh -c); with macOS's sh, also the programs
+        # themselves run by it (their #!/bin/sh is dash here).
+        ways = [[*argv, "-c", claude["headersHelper"]]]
+        if runner == "macos-sh":
+            ways.append([*argv, *shlex.split(claude["headersHelper"])])
+        for way in ways:
+            helper = subprocess.run(way, env=env, capture_output=True, text=True, timeout=10)
+            assert helper.returncode == 0 and json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
         for number, command in enumerate(commands):
-            # An unread message, so that each hook has something to hand over: its output shows it ran.
-            text = f"Marker {runner} {number}"
-            assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": text}).status == 201
-            ran = subprocess.run([runner, "-c", command], env=env, input="{}", capture_output=True, text=True,
-                                 timeout=30)
-            assert ran.returncode == 0, (runner, command, ran.stderr)
-            assert ran.stderr == "" and text in ran.stdout, (runner, command, ran.stdout)
+            ways = [[*argv, "-c", command]]
+            if runner == "macos-sh":
+                ways.append([*argv, *shlex.split(command)])
+            for way in ways:
+                # An unread message, so that each hook has something to hand over: its output shows it ran.
+                text = f"Marker {runner} {number} {len(way)}"
+                assert py.call("POST", "/v1/messages", token=token,
+                               json={"key_id": key["id"], "text": text}).status == 201
+                ran = subprocess.run(way, env=env, input="{}", capture_output=True, text=True, timeout=30)
+                assert ran.returncode == 0, (way, ran.stderr)
+                assert ran.stderr == "" and text in ran.stdout, (way, ran.stdout)
 
 
-def codex_case(py, tmp_path, install_script, config: str):
+def codex_case(py, tmp_path, install_script, config: str, shell: str = "dash"):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Codex")
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     (home / ".codex" / "config.toml").write_text(config)
-    return home, secret, run_install(install_script, home, bin_dir, "--key", secret)
+    return home, secret, run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
 
 
-def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server, tmp_path, install_script):
+@pytest.mark.parametrize("shell", SHELLS)
+def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server, tmp_path, install_script, shell):
     config = ('model = "gpt-5"\n\n[mcp_servers]\nother = { command = "other-mcp" }\n'
               'relaydeck = { url = "http://old/mcp", http_headers = { Authorization = "Bearer mck_old" } }\n\n'
               '[profiles.fast]\nmodel = "mini"\n')
-    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    home, secret, done = codex_case(py, tmp_path, install_script, config, shell)
     assert done.returncode == 0, done.stderr
     written = (home / ".codex" / "config.toml").read_text()
     codex = tomllib.loads(written)
@@ -528,6 +563,31 @@ def without_python(tmp_path: Path) -> str:
             if not program.name.startswith("python") and not (folder / program.name).exists():
                 (folder / program.name).symlink_to(program)
     return str(folder)
+
+
+def test_a_python3_that_only_asks_for_the_developer_tools_leaves_the_json_edits_to_node(py, server, tmp_path,
+                                                                                       install_script):
+    """On a Mac without the developer tools, /usr/bin/python3 exists but is a stub that asks to
+    install them and fails: the script must not take it for an editor when node is there."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Mac")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    stub = bin_dir / "python3"
+    stub.write_text("#!/bin/sh\necho 'xcode-select: note: No developer tools were found, requesting install.' >&2\n"
+                    "exit 1\n")
+    stub.chmod(0o755)
+    done = run_install(install_script, home, bin_dir, "--key", secret, shell="macos-sh")
+    # config.toml exists, and nothing without tomllib may edit it: Codex alone is refused.
+    assert done.returncode == 1 and "could not configure Codex (see above)" in done.stderr, done.stderr
+    assert "Configured for Claude Code Cursor Gemini CLI" in done.stdout, done.stdout
+    mcp_url = f"http://127.0.0.1:{server.port}/mcp"
+    assert json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["relaydeck"]["url"] == mcp_url
+    assert json5.loads((home / ".gemini" / "settings.json").read_text())["hooksConfig"] == {"enabled": True}
+    assert json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]["url"] == mcp_url
+    assert (home / ".codex" / "config.toml").read_text().startswith('model = "gpt-5"') and \
+        "relaydeck" not in (home / ".codex" / "config.toml").read_text()
 
 
 @pytest.mark.parametrize("editor", ["python3", "node"])
@@ -686,7 +746,7 @@ def snapshot(home: Path) -> dict:
             for p in home.rglob("*") if p.name != "claude-calls.log"}
 
 
-@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
 def test_uninstall_gives_back_the_home_as_it_was_byte_for_byte(py, tmp_path, install_script, with_claude_program,
                                                                 shell):
@@ -784,13 +844,15 @@ def test_codex_hooks_feature_is_turned_on_in_the_users_features_table(py, tmp_pa
     assert second.returncode == 0 and tomllib.loads((home / ".codex" / "config.toml").read_text()) == codex
 
 
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
-def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, install_script, with_claude_program):
+def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, install_script, with_claude_program,
+                                                      shell):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Dry")
     home, bin_dir = fake_home(tmp_path, with_claude_program)
     before = snapshot(home)
-    done = run_install(install_script, home, bin_dir, "--dry-run", "--key", secret)
+    done = run_install(install_script, home, bin_dir, "--dry-run", "--key", secret, shell=shell)
     assert done.returncode == 0, done.stderr
     assert snapshot(home) == before and not (home / "claude-calls.log").exists()
     out = done.stdout
@@ -805,5 +867,5 @@ def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, inst
     assert "Dry run: nothing was written" in out
     assert f"Would make {home / '.cursor/mcp.json'} readable by you only (mode 0600)" in out
     # Then the real run does what the dry run showed.
-    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    assert run_install(install_script, home, bin_dir, "--key", secret, shell=shell).returncode == 0
     check_configs(home, f"http://127.0.0.1:{server.port}/mcp", secret)
