@@ -443,13 +443,16 @@ chmod 0755 "$HEADERS.tmp"
 mv "$HEADERS.tmp" "$HEADERS"
 
 # --- Editing JSON files ----------------------------------------------------------------------
-# Three operations, done with python3 (or node when there is no python3), each of which reads the
+# The operations, done with python3 (or node when there is no python3), each of which reads the
 # file, changes one thing and writes it back through a temporary file:
 #   set FILE PATH VALUE        sets the member at PATH (dot-separated) to the JSON VALUE
 #   default FILE PATH VALUE    the same, only when there is no member at PATH (one the user
 #                              set to something else stays, and the script says so)
 #   hook FILE PATH ENTRY MARK  in the list at PATH, drops the entries whose JSON contains MARK
 #                              and appends the JSON ENTRY
+#   check FILE                 only reads the file: fails, writing nothing, when an edit would
+#                              refuse it (so that an agent's files are checked before the first
+#                              of them changes)
 # A file that is not valid JSON is left alone (and the step reported), never overwritten.
 # With RELAYDECK_PRIVATE=1 (a file that holds the key) the result is mode 0600 whatever the
 # file's mode was; otherwise it keeps its mode.
@@ -467,9 +470,10 @@ json_edit_run() {
     python3)
         python3 - "$@" <<'PY_EOF'
 import json, os, sys
-op, path, where = sys.argv[1], sys.argv[2], sys.argv[3].split(".")
+op, path = sys.argv[1], sys.argv[2]
+where = sys.argv[3].split(".") if op != "check" else []
 # The key comes in the environment (RELAYDECK_KEY), never on this command line.
-value = json.loads(sys.argv[4].replace("@RELAYDECK_KEY@", os.environ.get("RELAYDECK_KEY", "")))
+value = json.loads(sys.argv[4].replace("@RELAYDECK_KEY@", os.environ.get("RELAYDECK_KEY", ""))) if op != "check" else None
 def without_comments(text):
     # Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
     out, i, n = [], 0, len(text)
@@ -501,7 +505,7 @@ if os.path.exists(path) and os.path.getsize(path) > 0:
         data = json.loads(plain)
     except ValueError as error:
         sys.exit(f"{path} is not valid JSON ({error}); left unchanged")
-    if plain != text:
+    if plain != text and op != "check":
         # The rewrite cannot keep the comments: the file as it was stays beside it.
         keep = path + ".before-relaydeck"
         with os.fdopen(os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
@@ -509,6 +513,8 @@ if os.path.exists(path) and os.path.getsize(path) > 0:
         print(f"The comments of {path} are not kept in it; the file as it was is {keep}.")
 if not isinstance(data, dict):
     sys.exit(f"{path} does not hold a JSON object; left unchanged")
+if op == "check":
+    sys.exit(0)
 node = data
 for name in where[:-1]:
     if not isinstance(node.get(name), dict):
@@ -543,7 +549,8 @@ PY_EOF
 const fs = require("fs");
 const [op, path, whereText, valueText, mark] = process.argv.slice(2);
 // The key comes in the environment (RELAYDECK_KEY), never on this command line.
-const where = whereText.split("."), value = JSON.parse(valueText.split("@RELAYDECK_KEY@").join(process.env.RELAYDECK_KEY || ""));
+const where = op === "check" ? [] : whereText.split(".");
+const value = op === "check" ? null : JSON.parse(valueText.split("@RELAYDECK_KEY@").join(process.env.RELAYDECK_KEY || ""));
 function withoutComments(text) {
   // Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
   let out = "", i = 0;
@@ -570,7 +577,7 @@ if (fs.existsSync(path) && fs.statSync(path).size > 0) {
     if (process.env.RELAYDECK_JSONC === "1") plain = withoutComments(text);
     data = JSON.parse(plain);
   } catch (e) { console.error(`${path} is not valid JSON (${e.message}); left unchanged`); process.exit(1); }
-  if (plain !== text) {
+  if (plain !== text && op !== "check") {
     // The rewrite cannot keep the comments: the file as it was stays beside it.
     const keep = path + ".before-relaydeck";
     fs.writeFileSync(keep, text, { mode: 0o600 }); fs.chmodSync(keep, 0o600);
@@ -580,6 +587,7 @@ if (fs.existsSync(path) && fs.statSync(path).size > 0) {
 if (data === null || typeof data !== "object" || Array.isArray(data)) {
   console.error(`${path} does not hold a JSON object; left unchanged`); process.exit(1);
 }
+if (op === "check") process.exit(0);
 let node = data;
 for (const name of where.slice(0, -1)) {
   if (node[name] === null || typeof node[name] !== "object" || Array.isArray(node[name])) node[name] = {};
@@ -660,18 +668,25 @@ if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.c
     # The header comes from the headers program (headersHelper), so the key is neither in
     # ~/.claude.json nor on claude's command line.
     entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$(json_text "$(sh_quote "$HEADERS")")\"}"
+    # Both files are read first: one that cannot be edited means nothing of Claude Code is
+    # written (a server without its hooks, or hooks without the server, would be half a set-up).
+    json_edit check "$HOME/.claude/settings.json" && json_edit check "$HOME/.claude.json" || ok=""
     # (A dry run writes ~/.claude.json's copy itself: claude would change the real one.)
-    if [ -z "$dry_run" ] && command -v claude >/dev/null 2>&1; then
+    if [ -z "$ok" ]; then
+        :
+    elif [ -z "$dry_run" ] && command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
         claude mcp add-json --scope user "$NAME" "$entry" >/dev/null || ok=""
     else
         json_edit set "$HOME/.claude.json" "mcpServers.$NAME" "$entry" || ok=""
     fi
-    mkdir -p "$HOME/.claude"
     settings="$HOME/.claude/settings.json"
-    json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'claude start')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.UserPromptSubmit "$(nested_hook 'claude prompt')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.Stop "$(nested_hook 'claude stop')" relaydeck/inbox-hook || ok=""
+    [ -z "$ok" ] || {
+        mkdir -p "$HOME/.claude" &&
+            json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'claude start')" relaydeck/inbox-hook &&
+            json_edit hook "$settings" hooks.UserPromptSubmit "$(nested_hook 'claude prompt')" relaydeck/inbox-hook &&
+            json_edit hook "$settings" hooks.Stop "$(nested_hook 'claude stop')" relaydeck/inbox-hook
+    } || ok=""
     if [ -n "$ok" ]; then note_ok "Claude Code"; else note_failed "Claude Code"; fi
 fi
 
@@ -811,8 +826,9 @@ if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 
     ok=""
     hooks="$HOME/.cursor/hooks.json"
     # The hooks only once the server is set: hooks without it would hand over items the agent
-    # cannot answer.
-    private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
+    # cannot answer. And hooks.json is read first: the server without its hooks is half a set-up.
+    json_edit check "$hooks" &&
+        private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
         "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
         json_edit set "$hooks" version 1 &&
         json_edit hook "$hooks" hooks.sessionStart "{\"command\":\"$(hook_command 'cursor start')\"}" relaydeck/inbox-hook &&

@@ -382,6 +382,30 @@ def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script, s
     assert "relaydeck" in tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]
 
 
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+@pytest.mark.parametrize("broken", [".claude/settings.json", ".claude.json", ".cursor/hooks.json"])
+def test_a_broken_file_of_an_agent_means_nothing_of_that_agent_is_written(py, tmp_path, install_script, broken,
+                                                                           with_claude_program):
+    """A server without its hooks, or hooks without the server, is half a set-up: each of an
+    agent's files is read before the first of them changes."""
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Half")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    (home / broken).write_text('{"hooks": ')
+    agent_files = [".claude.json", ".claude/settings.json"] if broken.startswith(".claude") else \
+        [".cursor/mcp.json", ".cursor/hooks.json"]
+    before = {name: (home / name).read_bytes() if (home / name).exists() else None for name in agent_files}
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    agent = "Claude Code" if broken.startswith(".claude") else "Cursor"
+    assert done.returncode == 1 and f"could not configure {agent} (see above)" in done.stderr, done.stderr
+    assert f"{home / broken} is not valid JSON" in done.stderr and secret not in done.stderr + done.stdout
+    assert {name: (home / name).read_bytes() if (home / name).exists() else None for name in agent_files} == before
+    if with_claude_program and agent == "Claude Code":
+        assert not (home / "claude-calls.log").exists()    # claude mcp add-json never ran
+    # The other agents are configured all the same.
+    assert "relaydeck" in json.loads((home / ".gemini" / "settings.json").read_text())["mcpServers"]
+
+
 def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_script):
     _, token = create_account(py)
     key, secret = create_key(py, token, "Hooked")
