@@ -1,9 +1,9 @@
 #!/bin/sh
 # Relaydeck agent setup for the server at @PUBLIC_URL@
 #
-#   curl -fsSL @PUBLIC_URL@/install | sh
-#   curl -fsSL @PUBLIC_URL@/install | RELAYDECK_API_KEY=mck_... sh     (no questions)
-#   sh install.sh --key mck_...                                        (the same)
+#   curl -fsSL @PUBLIC_URL@/install | sh                                       (asks for the key)
+#   curl -fsSL @PUBLIC_URL@/install | RELAYDECK_API_KEY="$(cat key-file)" sh   (no questions)
+#   sh install.sh --key mck_...     (works, but every user of the machine sees the key in ps)
 #
 # It asks for an API key (make one in the Relaydeck app, one per agent), checks it against the
 # server, and then, for each agent it finds on this machine (Claude Code, Codex, Cursor,
@@ -52,17 +52,19 @@ die() {
 }
 
 key="${RELAYDECK_API_KEY:-}"
+key_in_argv=""
 uninstall=""
 dry_run=""
 while [ $# -gt 0 ]; do
     case $1 in
     --uninstall) uninstall=yes; shift ;;
     --dry-run) dry_run=yes; shift ;;
-    --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; shift 2 ;;
-    --key=*) key=${1#--key=}; shift ;;
+    --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; key_in_argv=yes; shift 2 ;;
+    --key=*) key=${1#--key=}; key_in_argv=yes; shift ;;
     -h | --help)
-        say "usage: sh install.sh [--key mck_...]   (or RELAYDECK_API_KEY=mck_... in the environment)"
-        say "       sh install.sh --dry-run --key mck_...   (shows the changes, writes nothing)"
+        say "usage: sh install.sh            (asks for the key; or RELAYDECK_API_KEY=mck_... in the environment)"
+        say "       sh install.sh --dry-run  (shows the changes, writes nothing)"
+        say "       sh install.sh --key mck_...   (the key on the command line, where every user sees it)"
         say "       sh install.sh --uninstall       (removes what the script added)"
         exit 0
         ;;
@@ -306,6 +308,9 @@ esac
 rest=${key#mck_}
 case $rest in *[!0-9A-Za-z]*) die "the API key has characters a key never has" ;; esac
 [ ${#rest} -eq 43 ] || die "the API key has the wrong length (mck_ and 43 characters)"
+# The shell's own command line has it then, for as long as the script runs.
+[ -z "$key_in_argv" ] ||
+    warn "--key put the key on this command line, where every user of the machine can read it (ps); RELAYDECK_API_KEY in the environment, or typing it at the question, does not"
 
 command -v curl >/dev/null 2>&1 || die "curl is needed (for the check now and for the hooks later)"
 # The key goes to curl on its standard input (a config line), never on its command line,

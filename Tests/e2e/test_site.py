@@ -353,6 +353,61 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     assert "mcpServers.relaydeck" in editor_log and secret not in editor_log
 
 
+def command_lines_during(argv: list[str], env: dict) -> tuple[int, list[str]]:
+    """Runs ARGV in a session of its own and reads the command line of each of its processes
+    (/proc/PID/cmdline, which every user of the machine can read, as ps does) until it ends."""
+    run = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    seen = set()
+    while run.poll() is None:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                if int(fields[3]) != run.pid:    # the session
+                    continue
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    seen.add(f.read().replace(b"\0", b" ").decode(errors="replace"))
+            except (OSError, IndexError, ValueError):
+                pass    # gone meanwhile
+    return run.returncode, sorted(seen)
+
+
+@pytest.mark.parametrize("shell", ["dash", "macos-sh"])
+def test_no_process_of_the_run_has_the_key_on_its_command_line(py, tmp_path, install_script, shell):
+    """`ps` during the whole run, with the key given in the environment: not one process (the
+    shell, curl, python3, claude, the tools) has it in its command line. Sampling sees every
+    process that lives more than a few milliseconds (and a 1 ms one most times); the stand-ins'
+    own logs of their arguments (curl, python3, node, claude) cover the shortest."""
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Unseen")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=True)
+    argv, env = shell_command(shell, bin_dir, "/usr/local/bin:/usr/bin:/bin")
+    env |= {"HOME": str(home), "RELAYDECK_API_KEY": secret}
+    status, seen = command_lines_during([*argv, str(install_script)], env)
+    assert status == 0
+    # It did see the run's processes: the editors, claude and the tools.
+    assert any("mcpServers.relaydeck" in c for c in seen) and any("add-json" in c for c in seen), seen
+    assert [c for c in seen if secret in c] == []
+
+
+def test_a_key_given_with_key_is_said_to_be_on_the_command_line(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Seen")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    argv, env = shell_command("dash", bin_dir, "/usr/local/bin:/usr/bin:/bin")
+    status, seen = command_lines_during([*argv, str(install_script), "--key", secret], env | {"HOME": str(home)})
+    assert status == 0
+    # Only the shell's own command line, which the script cannot change: so it says so.
+    assert [c for c in seen if secret in c] == [f"{argv[0]} {install_script} --key {secret} "]
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    assert "--key put the key on this command line, where every user of the machine can read it" in done.stderr
+    assert secret not in done.stderr
+    assert "--key" not in run_install(install_script, home, bin_dir, key_env=secret).stderr
+
+
 def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_script):
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
