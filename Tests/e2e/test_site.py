@@ -811,12 +811,83 @@ def test_the_official_sdk_connects_with_each_agents_written_settings(py, tmp_pat
         assert asyncio.run(asyncio.wait_for(tools(url, headers), timeout=20)) == TOOLS, agent
 
 
-def test_the_agents_page_shows_the_settings_the_script_writes(py, server):
-    html = py.call("GET", "/docs/agents").text
-    assert 'bearer_token_env_var = "RELAYDECK_API_KEY"' in html and "~/.codex/.env" in html
-    assert '"headersHelper": "~/.config/relaydeck/mcp-headers"' in html
-    assert "<code>httpUrl</code>" in html
-    assert "--header" not in html    # no example puts the key on a command line
+# What starts a command line in the examples: none of these lines may hold a key.
+COMMANDS = ("curl", "claude", "mkdir", "cat", "chmod", "printf", "sh", "export", "codex", "gemini", "cursor")
+
+
+def command_lines(blocks: list[str]) -> list[str]:
+    return [l.strip() for b in blocks for l in b.splitlines() if l.strip().split(" ")[0] in COMMANDS]
+
+
+def run_claude_recipe(recipe: str, tmp_path: Path, secret: str) -> dict:
+    """Runs the by-hand Claude Code commands in a fresh home, the key pasted on standard input,
+    with a stand-in claude; gives the entry it added, after running its headersHelper the way
+    Claude Code does."""
+    home, bin_dir = tmp_path / "recipe-home", tmp_path / "recipe-bin"
+    home.mkdir()
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text(CLAUDE_STANDIN)
+    (bin_dir / "claude").chmod(0o755)
+    done = subprocess.run(["sh", "-e", "-c", recipe], input=secret + "\n", capture_output=True, text=True, timeout=30,
+                          env={"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE((home / ".config/relaydeck/api-key").stat().st_mode) == 0o600
+    assert secret not in (home / "claude-calls.log").read_text()
+    entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]
+    assert headers_from_helper(home, entry["headersHelper"]) == {"Authorization": f"Bearer {secret}"}
+    return entry
+
+
+def test_the_agents_page_shows_per_agent_what_the_script_writes_and_how_by_hand(py, server, tmp_path):
+    import html as html_text
+    page = py.call("GET", "/docs/agents").text
+    mcp = f"http://127.0.0.1:{server.port}/mcp"
+    sections = dict(re.findall(r"<h2>([^<]+)</h2>(.*?)(?=<h2>|$)", page, flags=re.S))
+    for agent, written in {
+        "Claude Code": ["claude mcp add-json --scope user", "~/.claude.json", "headersHelper", "~/.claude/settings.json",
+                        "UserPromptSubmit", "inbox-hook' claude start"],
+        "Codex": ["~/.codex/config.toml", 'bearer_token_env_var = "RELAYDECK_API_KEY"', "codex_hooks = true",
+                  "~/.codex/.env", "RELAYDECK_API_KEY=mck_...", "~/.codex/hooks.json", "inbox-hook' codex start"],
+        "Cursor": ["~/.cursor/mcp.json", "~/.cursor/hooks.json", "sessionStart", "inbox-hook' cursor start"],
+        "Gemini CLI": ["~/.gemini/settings.json", '"httpUrl"', "BeforeAgent", "AfterAgent", '"hooksConfig": {"enabled": true}',
+                       "inbox-hook' gemini start"],
+    }.items():
+        text = html_text.unescape(sections[agent])
+        for item in written:
+            assert item in text, (agent, item)
+        assert "By hand" in text and "chmod" in text, agent
+    blocks = [html_text.unescape(b) for b in re.findall(r"<pre>(.*?)</pre>", page, flags=re.S)]
+    assert f"curl -fsSL http://127.0.0.1:{server.port}/install | sh" in blocks
+    # No example puts the key on a command line.
+    assert "--header" not in page and "--key" not in page
+    lines = command_lines(blocks)
+    assert len(lines) >= 6 and all("mck_" not in l for l in lines), lines
+    for path in ["/", "/docs/agents"]:
+        # The commands in running text too (the home page's one-liner without questions).
+        codes = [html_text.unescape(c) for c in re.findall(r"<code>(.*?)</code>", py.call("GET", path).text, flags=re.S)]
+        assert [l for l in command_lines(codes) if "mck_" in l] == [], path
+    # The by-hand Claude Code commands work as they stand.
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "By hand")
+    recipe = next(b for b in blocks if "claude mcp add-json" in b)
+    assert run_claude_recipe(recipe, tmp_path, secret)["url"] == mcp
+
+
+def test_the_readme_sets_agents_up_without_the_key_on_a_command_line(tmp_path):
+    readme = (PACKAGE_ROOT / "README.md").read_text()
+    # Its two passages on setting agents up (the REST examples after the tools are not).
+    agents = readme[readme.index("## Agents over MCP"):]
+    agents = agents[:agents.index("\n| Tool |")]
+    website = readme[readme.index("### The website"):]
+    website = website[:re.search(r"\n##+ ", website[4:]).start() + 4]
+    blocks = re.findall(r"```(?:sh|toml|json)\n(.*?)```", agents + website, flags=re.S)
+    lines = command_lines(blocks)
+    assert "--header" not in agents + website
+    assert "https://relaydeck.example.com/install | sh" in website
+    assert any(l.startswith("claude mcp add-json") for l in lines)
+    assert all("mck_" not in l and "YOUR_API_KEY" not in l for l in lines), [l for l in lines if "mck_" in l]
+    recipe = next(b for b in blocks if "claude mcp add-json" in b)
+    assert run_claude_recipe(recipe, tmp_path, "mck_" + "R" * 43)["url"] == "https://relaydeck.example.com/mcp"
 
 
 def snapshot(home: Path) -> dict:
