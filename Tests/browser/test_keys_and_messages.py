@@ -3,6 +3,8 @@ inbox view, the activity log, the account settings and deleting the account."""
 
 import json
 import re
+import stat
+import subprocess
 
 import pytest
 from playwright.sync_api import expect
@@ -17,7 +19,30 @@ def signed_in(relaydeck, page):
     return page, token
 
 
-def test_a_new_keys_secret_shows_once_with_mcp_settings_and_works(relaydeck, signed_in, console):
+def run_claude_recipe(recipe: str, secret: str, mcp: str, tmp_path) -> None:
+    """Runs the console's Claude Code commands in a fresh home, the key pasted on standard input,
+    with a stand-in claude that records its arguments; then the headersHelper as Claude Code
+    runs it (a shell command that prints the headers as JSON)."""
+    home, bin_dir = tmp_path / "home", tmp_path / "bin"
+    home.mkdir()
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text('#!/bin/sh\nprintf "%s\\n" "$@" >"$HOME/claude-argv"\n')
+    (bin_dir / "claude").chmod(0o755)
+    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+    done = subprocess.run(["sh", "-e", "-c", recipe], input=secret + "\n", env=env, capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE((home / ".config/relaydeck/api-key").stat().st_mode) == 0o600
+    argv = (home / "claude-argv").read_text().splitlines()
+    assert secret not in "".join(argv)
+    assert argv[:5] == ["mcp", "add-json", "--scope", "user", "relaydeck"]
+    entry = json.loads(argv[5])
+    assert entry["type"] == "http" and entry["url"] == mcp
+    helper = subprocess.run(["sh", "-c", entry["headersHelper"]], env=env, capture_output=True, text=True, timeout=10)
+    assert json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
+
+
+def test_a_new_keys_secret_shows_once_with_mcp_settings_and_works(relaydeck, signed_in, console, tmp_path):
     page, token = signed_in
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.get_by_role("link", name="Keys").click()
@@ -32,14 +57,31 @@ def test_a_new_keys_secret_shows_once_with_mcp_settings_and_works(relaydeck, sig
     shown.get_by_role("button", name="Copy secret").click()
     assert page.evaluate("() => navigator.clipboard.readText()") == secret
     mcp = f"{relaydeck.origin}/mcp"
-    claude = shown.get_by_role("tabpanel")
-    expect(claude).to_contain_text(f"claude mcp add --transport http relaydeck {mcp} --header \"Authorization: Bearer {secret}\"")
+    # First the install script, which asks for the key; then each agent by hand, as the script
+    # sets it up. Nothing to run in a terminal has the key in it: a command line is seen by
+    # every user in the process list, and stays in the shell's history.
+    script = shown.locator("#mcp-panel-script")
+    expect(script).to_be_visible()
+    expect(script).to_contain_text(f"curl -fsSL {relaydeck.origin}/install | sh")
+    shown.get_by_role("tab", name="Claude Code").click()
+    claude = shown.locator("#mcp-panel-claude")
+    expect(claude).to_be_visible()
+    expect(claude).to_contain_text("(umask 077 && cat > ~/.config/relaydeck/api-key)")
+    expect(claude).to_contain_text(
+        f'claude mcp add-json --scope user relaydeck \'{{"type":"http","url":"{mcp}",'
+        '"headersHelper":"~/.config/relaydeck/mcp-headers"}\'')
+    for panel in (script, claude):
+        assert secret not in panel.text_content() and "--header" not in panel.text_content()
+    run_claude_recipe(claude.locator("code").text_content(), secret, mcp, tmp_path)
     for name, expected in (("Codex", f'url = "{mcp}"'), ("Cursor", f'"url": "{mcp}"'), ("Gemini CLI", f'"httpUrl": "{mcp}"')):
         shown.get_by_role("tab", name=name).click()
         expect(shown.get_by_role("tabpanel")).to_contain_text(expected)
         expect(shown.get_by_role("tabpanel")).to_contain_text(secret)
+        expect(shown.get_by_role("tabpanel")).to_contain_text("chmod 600")
+    shown.get_by_role("tab", name="Codex").click()
+    expect(shown.get_by_role("tabpanel")).to_contain_text(f"# ~/.codex/.env\nRELAYDECK_API_KEY={secret}")
     shown.get_by_role("tab", name="Gemini CLI").press("Home")
-    expect(shown.get_by_role("tab", name="Claude Code")).to_be_focused()
+    expect(shown.get_by_role("tab", name="Install script")).to_be_focused()
     shown.get_by_role("button", name="Done").click()
     expect(shown).to_be_hidden()
     # Shown once: nowhere on the page after the dialog (removed from the document when it

@@ -1,6 +1,8 @@
 """The server's own website: `/`, `/docs/...` and `/install` (HTML pages with strict security
-headers, HEAD, no activity entries), and the install script itself, run with dash against a
-fake home directory with stand-in agent programs."""
+headers, HEAD, no activity entries), and the install script itself, run against a fake home
+directory with stand-in agent programs, with dash, with bash, and (the cases marked with the
+SHELLS parameter) with a stand-in for a Mac's sh and its BSD tools (bsd_tools.py: what it
+approximates and what only a real Mac would show)."""
 
 import base64
 import hashlib
@@ -12,6 +14,7 @@ import shutil
 import socket
 import stat
 import subprocess
+import sys
 import time
 import tomllib
 from pathlib import Path
@@ -20,6 +23,7 @@ import json5
 import pytest
 
 from api import create_account, create_key
+from bsd_tools import macos_sh
 from http_clients import PythonClient
 from server_process import PACKAGE_ROOT
 
@@ -185,12 +189,14 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
     curl = bin_dir / "curl"
     curl.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/curl-argv.log"\nexec {shutil.which("curl")} "$@"\n')
     curl.chmod(0o755)
-    # So are python3's and node's, which edit the files.
-    for program in ["python3", "node"]:
-        if shutil.which(program):
+    # So are python3's and node's, which edit the files. python3 is the interpreter itself (this
+    # one's, 3.11 or later), not a version manager's shim, which needs tools of its own.
+    editors = {"python3": os.path.realpath(sys.executable), "node": shutil.which("node")}
+    for program, real in editors.items():
+        if real:
             wrapper = bin_dir / program
             wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >>"{tmp_path}/editor-argv.log"\n'
-                               f'exec {shutil.which(program)} "$@"\n')
+                               f'exec {shlex.quote(real)} "$@"\n')
             wrapper.chmod(0o755)
     if with_claude_program:
         claude = bin_dir / "claude"
@@ -199,13 +205,29 @@ def fake_home(tmp_path: Path, with_claude_program: bool, home_name: str = "home"
     return home, bin_dir
 
 
+# The shells the script is run with: Debian's sh, bash, and macOS's sh with its BSD tools
+# (bsd_tools.py).
+SHELLS = ["dash", "bash", "macos-sh"]
+
+
+def shell_command(shell: str, bin_dir: Path, path: str) -> tuple[list[str], dict]:
+    """The command line that runs a script file with SHELL, and its environment but HOME."""
+    if shell == "macos-sh":
+        # The stand-ins' folder is the whole PATH, but the fake home's programs (curl, python3,
+        # node, claude), as on a Mac that has them.
+        argv, extra, tools = macos_sh(bin_dir.parent)
+        return argv, {"PATH": f"{bin_dir}:{tools}", "LANG": "C.UTF-8", **extra}
+    return [shell], {"PATH": f"{bin_dir}:{path}", "LANG": "C.UTF-8"}
+
+
 def run_install(script: Path, home: Path, bin_dir: Path, *args, key_env: str | None = None, stdin=subprocess.DEVNULL,
                 shell: str = "dash", path: str = "/usr/local/bin:/usr/bin:/bin"):
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:{path}", "LANG": "C.UTF-8"}
+    argv, env = shell_command(shell, bin_dir, path)
+    env["HOME"] = str(home)
     if key_env is not None:
         env["RELAYDECK_API_KEY"] = key_env
     # Not a terminal: the script must not wait for a question nobody can answer.
-    return subprocess.run([shell, str(script), *args], env=env, capture_output=True, text=True, timeout=60,
+    return subprocess.run([*argv, str(script), *args], env=env, capture_output=True, text=True, timeout=60,
                           stdin=stdin, start_new_session=True)
 
 
@@ -271,6 +293,8 @@ def check_configs(home: Path, mcp_url: str, secret: str) -> None:
 
     gemini = json.loads((home / ".gemini" / "settings.json").read_text())
     assert gemini["theme"] == "Dracula"
+    # Gemini CLI runs no hook while hooksConfig.enabled is false (its default in some versions).
+    assert gemini["hooksConfig"] == {"enabled": True}
     assert gemini["mcpServers"] == {"relaydeck": {"httpUrl": mcp_url, "headers": {"Authorization": auth}}}
     for event, arg in [("SessionStart", "start"), ("BeforeAgent", "prompt"), ("AfterAgent", "stop")]:
         # No matcher: optional, and Gemini CLI compares it exactly for these events ("*" is no event).
@@ -292,15 +316,16 @@ def install_script(server, tmp_path):
     return script
 
 
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
 def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, server, tmp_path, install_script,
-                                                                          with_claude_program):
+                                                                          with_claude_program, shell):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Installer")
     home, bin_dir = fake_home(tmp_path, with_claude_program)
     mcp_url = f"http://127.0.0.1:{server.port}/mcp"
 
-    first = run_install(install_script, home, bin_dir, "--key", secret)
+    first = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
     assert first.returncode == 0, first.stderr
     assert "Configured for Claude Code Codex Cursor Gemini CLI" in first.stdout
     # The files that were 0644 before and now hold the key are tightened, and the user is told.
@@ -310,7 +335,7 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     check_configs(home, mcp_url, secret)
     files = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and p.name != "claude-calls.log"}
 
-    second = run_install(install_script, home, bin_dir, key_env=secret)
+    second = run_install(install_script, home, bin_dir, key_env=secret, shell=shell)
     assert second.returncode == 0, second.stderr
     assert "readable by you only" not in second.stdout
     check_configs(home, mcp_url, secret)
@@ -328,6 +353,61 @@ def test_install_configures_every_agent_and_a_second_run_changes_nothing(py, ser
     assert "mcpServers.relaydeck" in editor_log and secret not in editor_log
 
 
+def command_lines_during(argv: list[str], env: dict) -> tuple[int, list[str]]:
+    """Runs ARGV in a session of its own and reads the command line of each of its processes
+    (/proc/PID/cmdline, which every user of the machine can read, as ps does) until it ends."""
+    run = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    seen = set()
+    while run.poll() is None:
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                if int(fields[3]) != run.pid:    # the session
+                    continue
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    seen.add(f.read().replace(b"\0", b" ").decode(errors="replace"))
+            except (OSError, IndexError, ValueError):
+                pass    # gone meanwhile
+    return run.returncode, sorted(seen)
+
+
+@pytest.mark.parametrize("shell", ["dash", "macos-sh"])
+def test_no_process_of_the_run_has_the_key_on_its_command_line(py, tmp_path, install_script, shell):
+    """`ps` during the whole run, with the key given in the environment: not one process (the
+    shell, curl, python3, claude, the tools) has it in its command line. Sampling sees every
+    process that lives more than a few milliseconds (and a 1 ms one most times); the stand-ins'
+    own logs of their arguments (curl, python3, node, claude) cover the shortest."""
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Unseen")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=True)
+    argv, env = shell_command(shell, bin_dir, "/usr/local/bin:/usr/bin:/bin")
+    env |= {"HOME": str(home), "RELAYDECK_API_KEY": secret}
+    status, seen = command_lines_during([*argv, str(install_script)], env)
+    assert status == 0
+    # It did see the run's processes: the editors, claude and the tools.
+    assert any("mcpServers.relaydeck" in c for c in seen) and any("add-json" in c for c in seen), seen
+    assert [c for c in seen if secret in c] == []
+
+
+def test_a_key_given_with_key_is_said_to_be_on_the_command_line(py, tmp_path, install_script):
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Seen")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    argv, env = shell_command("dash", bin_dir, "/usr/local/bin:/usr/bin:/bin")
+    status, seen = command_lines_during([*argv, str(install_script), "--key", secret], env | {"HOME": str(home)})
+    assert status == 0
+    # Only the shell's own command line, which the script cannot change: so it says so.
+    assert [c for c in seen if secret in c] == [f"{argv[0]} {install_script} --key {secret} "]
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    assert "--key put the key on this command line, where every user of the machine can read it" in done.stderr
+    assert secret not in done.stderr
+    assert "--key" not in run_install(install_script, home, bin_dir, key_env=secret).stderr
+
+
 def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_script):
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
@@ -341,12 +421,13 @@ def test_install_refuses_a_wrong_key_and_writes_nothing(py, tmp_path, install_sc
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == before
 
 
-def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script):
+@pytest.mark.parametrize("shell", SHELLS)
+def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script, shell):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Broken")
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     (home / ".cursor" / "mcp.json").write_text("{not json")
-    done = run_install(install_script, home, bin_dir, "--key", secret)
+    done = run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
     assert done.returncode == 1
     assert "is not valid JSON" in done.stderr and "could not configure Cursor" in done.stderr
     assert (home / ".cursor" / "mcp.json").read_text() == "{not json"
@@ -354,6 +435,30 @@ def test_install_leaves_a_broken_json_file_alone(py, tmp_path, install_script):
     assert sorted(p.name for p in (home / ".cursor").iterdir()) == ["mcp.json"]
     # The other agents are configured all the same.
     assert "relaydeck" in tomllib.loads((home / ".codex" / "config.toml").read_text())["mcp_servers"]
+
+
+@pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
+@pytest.mark.parametrize("broken", [".claude/settings.json", ".claude.json", ".cursor/hooks.json"])
+def test_a_broken_file_of_an_agent_means_nothing_of_that_agent_is_written(py, tmp_path, install_script, broken,
+                                                                           with_claude_program):
+    """A server without its hooks, or hooks without the server, is half a set-up: each of an
+    agent's files is read before the first of them changes."""
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Half")
+    home, bin_dir = fake_home(tmp_path, with_claude_program)
+    (home / broken).write_text('{"hooks": ')
+    agent_files = [".claude.json", ".claude/settings.json"] if broken.startswith(".claude") else \
+        [".cursor/mcp.json", ".cursor/hooks.json"]
+    before = {name: (home / name).read_bytes() if (home / name).exists() else None for name in agent_files}
+    done = run_install(install_script, home, bin_dir, "--key", secret)
+    agent = "Claude Code" if broken.startswith(".claude") else "Cursor"
+    assert done.returncode == 1 and f"could not configure {agent} (see above)" in done.stderr, done.stderr
+    assert f"{home / broken} is not valid JSON" in done.stderr and secret not in done.stderr + done.stdout
+    assert {name: (home / name).read_bytes() if (home / name).exists() else None for name in agent_files} == before
+    if with_claude_program and agent == "Claude Code":
+        assert not (home / "claude-calls.log").exists()    # claude mcp add-json never ran
+    # The other agents are configured all the same.
+    assert "relaydeck" in json.loads((home / ".gemini" / "settings.json").read_text())["mcpServers"]
 
 
 def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_script):
@@ -445,7 +550,7 @@ def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server,
     assert "Configured for" in text
 
 
-@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("shell", SHELLS)
 def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, server, tmp_path, install_script, shell):
     """The agents run hook commands (and Claude Code its headersHelper) with a shell: a home such
     as /home/first last broke every one of them (`sh: 1: /home/first: not found`)."""
@@ -462,34 +567,45 @@ def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, ser
     commands += hook_commands(sum(json.loads((home / ".gemini/settings.json").read_text())["hooks"].values(), []))
     commands += hook_commands(sum(json.loads((home / ".codex/hooks.json").read_text())["hooks"].values(), []))
     assert len(commands) == 11, commands
-    env = {"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"}
-    for runner in ["dash", "bash"]:
-        helper = subprocess.run([runner, "-c", claude["headersHelper"]], env=env, capture_output=True, text=True,
-                                timeout=10)
-        assert helper.returncode == 0 and json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
+    for runner in SHELLS:
+        argv, env = shell_command(runner, bin_dir, "/usr/bin:/bin")
+        env["HOME"] = str(home)
+        # The commands as the agents run them (sh -c); with macOS's sh, also the programs
+        # themselves run by it (their #!/bin/sh is dash here).
+        ways = [[*argv, "-c", claude["headersHelper"]]]
+        if runner == "macos-sh":
+            ways.append([*argv, *shlex.split(claude["headersHelper"])])
+        for way in ways:
+            helper = subprocess.run(way, env=env, capture_output=True, text=True, timeout=10)
+            assert helper.returncode == 0 and json.loads(helper.stdout) == {"Authorization": f"Bearer {secret}"}, helper
         for number, command in enumerate(commands):
-            # An unread message, so that each hook has something to hand over: its output shows it ran.
-            text = f"Marker {runner} {number}"
-            assert py.call("POST", "/v1/messages", token=token, json={"key_id": key["id"], "text": text}).status == 201
-            ran = subprocess.run([runner, "-c", command], env=env, input="{}", capture_output=True, text=True,
-                                 timeout=30)
-            assert ran.returncode == 0, (runner, command, ran.stderr)
-            assert ran.stderr == "" and text in ran.stdout, (runner, command, ran.stdout)
+            ways = [[*argv, "-c", command]]
+            if runner == "macos-sh":
+                ways.append([*argv, *shlex.split(command)])
+            for way in ways:
+                # An unread message, so that each hook has something to hand over: its output shows it ran.
+                text = f"Marker {runner} {number} {len(way)}"
+                assert py.call("POST", "/v1/messages", token=token,
+                               json={"key_id": key["id"], "text": text}).status == 201
+                ran = subprocess.run(way, env=env, input="{}", capture_output=True, text=True, timeout=30)
+                assert ran.returncode == 0, (way, ran.stderr)
+                assert ran.stderr == "" and text in ran.stdout, (way, ran.stdout)
 
 
-def codex_case(py, tmp_path, install_script, config: str):
+def codex_case(py, tmp_path, install_script, config: str, shell: str = "dash"):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Codex")
     home, bin_dir = fake_home(tmp_path, with_claude_program=False)
     (home / ".codex" / "config.toml").write_text(config)
-    return home, secret, run_install(install_script, home, bin_dir, "--key", secret)
+    return home, secret, run_install(install_script, home, bin_dir, "--key", secret, shell=shell)
 
 
-def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server, tmp_path, install_script):
+@pytest.mark.parametrize("shell", SHELLS)
+def test_codex_entry_given_as_an_inline_table_is_replaced_not_doubled(py, server, tmp_path, install_script, shell):
     config = ('model = "gpt-5"\n\n[mcp_servers]\nother = { command = "other-mcp" }\n'
               'relaydeck = { url = "http://old/mcp", http_headers = { Authorization = "Bearer mck_old" } }\n\n'
               '[profiles.fast]\nmodel = "mini"\n')
-    home, secret, done = codex_case(py, tmp_path, install_script, config)
+    home, secret, done = codex_case(py, tmp_path, install_script, config, shell)
     assert done.returncode == 0, done.stderr
     written = (home / ".codex" / "config.toml").read_text()
     codex = tomllib.loads(written)
@@ -528,6 +644,31 @@ def without_python(tmp_path: Path) -> str:
     return str(folder)
 
 
+def test_a_python3_that_only_asks_for_the_developer_tools_leaves_the_json_edits_to_node(py, server, tmp_path,
+                                                                                       install_script):
+    """On a Mac without the developer tools, /usr/bin/python3 exists but is a stub that asks to
+    install them and fails: the script must not take it for an editor when node is there."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Mac")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    stub = bin_dir / "python3"
+    stub.write_text("#!/bin/sh\necho 'xcode-select: note: No developer tools were found, requesting install.' >&2\n"
+                    "exit 1\n")
+    stub.chmod(0o755)
+    done = run_install(install_script, home, bin_dir, "--key", secret, shell="macos-sh")
+    # config.toml exists, and nothing without tomllib may edit it: Codex alone is refused.
+    assert done.returncode == 1 and "could not configure Codex (see above)" in done.stderr, done.stderr
+    assert "Configured for Claude Code Cursor Gemini CLI" in done.stdout, done.stdout
+    mcp_url = f"http://127.0.0.1:{server.port}/mcp"
+    assert json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["relaydeck"]["url"] == mcp_url
+    assert json5.loads((home / ".gemini" / "settings.json").read_text())["hooksConfig"] == {"enabled": True}
+    assert json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]["url"] == mcp_url
+    assert (home / ".codex" / "config.toml").read_text().startswith('model = "gpt-5"') and \
+        "relaydeck" not in (home / ".codex" / "config.toml").read_text()
+
+
 @pytest.mark.parametrize("editor", ["python3", "node"])
 def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, server, tmp_path, install_script, editor):
     if editor == "node" and shutil.which("node") is None:
@@ -561,6 +702,46 @@ def test_gemini_settings_with_comments_are_read_as_gemini_cli_reads_them(py, ser
     assert kept.read_text() == original and stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert f"The comments of {settings} are not kept" in done.stdout
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("editor", ["python3", "node"])
+@pytest.mark.parametrize("before, installed", [
+    (None, {"enabled": True}),                                       # turned on, and off again by --uninstall
+    ({"disabled": ["mine"]}, {"disabled": ["mine"], "enabled": True}),  # added to the user's table
+    ({"enabled": False}, {"enabled": False}),                          # the user's choice stays
+], ids=["absent", "other-members", "user-false"])
+def test_gemini_hooks_are_enabled_unless_the_user_chose_otherwise_and_uninstall_takes_back_only_that(
+        py, tmp_path, install_script, editor, before, installed):
+    """Gemini CLI runs the hooks of settings.json only while hooksConfig.enabled is true (its
+    docs/reference/configuration.md: "the canonical toggle for the hooks system"); a version
+    whose default is false would never run them, silently."""
+    if editor == "node" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "Gemini hooks")
+    home, bin_dir = fake_home(tmp_path, with_claude_program=False)
+    settings = home / ".gemini" / "settings.json"
+    original = {"theme": "Dracula"} | ({} if before is None else {"hooksConfig": before})
+    settings.write_text("// mine\n" + json.dumps(original, indent=2) + "\n")
+    path = "/usr/local/bin:/usr/bin:/bin"
+    if editor == "node":
+        (bin_dir / "python3").unlink()
+        path = without_python(tmp_path)
+    done = run_install(install_script, home, bin_dir, "--key", secret, path=path)
+    assert "Gemini CLI" in done.stdout, done.stderr
+    written = json5.loads(settings.read_text())
+    assert written["hooksConfig"] == installed
+    assert set(written["hooks"]) == {"SessionStart", "BeforeAgent", "AfterAgent"}
+    assert (f"hooksConfig.enabled is false in {settings}; left as you set it" in done.stdout) == (
+        before == {"enabled": False}), done.stdout
+    # Changed since by the user: --uninstall cannot give the file back as it was, and takes out
+    # only what the install added.
+    written["model"] = {"name": "gemini-2.5-pro"}
+    settings.write_text(json.dumps(written))
+    undone = run_install(install_script, home, tmp_path / "bin", "--uninstall")
+    assert undone.returncode == 0, undone.stderr
+    left = json5.loads(settings.read_text())
+    assert left == original | {"model": {"name": "gemini-2.5-pro"}}
 
 
 def test_a_hook_gives_up_after_2_s_when_the_server_never_answers(py, tmp_path, install_script):
@@ -630,12 +811,83 @@ def test_the_official_sdk_connects_with_each_agents_written_settings(py, tmp_pat
         assert asyncio.run(asyncio.wait_for(tools(url, headers), timeout=20)) == TOOLS, agent
 
 
-def test_the_agents_page_shows_the_settings_the_script_writes(py, server):
-    html = py.call("GET", "/docs/agents").text
-    assert 'bearer_token_env_var = "RELAYDECK_API_KEY"' in html and "~/.codex/.env" in html
-    assert '"headersHelper": "~/.config/relaydeck/mcp-headers"' in html
-    assert "<code>httpUrl</code>" in html
-    assert "--header" not in html    # no example puts the key on a command line
+# What starts a command line in the examples: none of these lines may hold a key.
+COMMANDS = ("curl", "claude", "mkdir", "cat", "chmod", "printf", "sh", "export", "codex", "gemini", "cursor")
+
+
+def command_lines(blocks: list[str]) -> list[str]:
+    return [l.strip() for b in blocks for l in b.splitlines() if l.strip().split(" ")[0] in COMMANDS]
+
+
+def run_claude_recipe(recipe: str, tmp_path: Path, secret: str) -> dict:
+    """Runs the by-hand Claude Code commands in a fresh home, the key pasted on standard input,
+    with a stand-in claude; gives the entry it added, after running its headersHelper the way
+    Claude Code does."""
+    home, bin_dir = tmp_path / "recipe-home", tmp_path / "recipe-bin"
+    home.mkdir()
+    bin_dir.mkdir()
+    (bin_dir / "claude").write_text(CLAUDE_STANDIN)
+    (bin_dir / "claude").chmod(0o755)
+    done = subprocess.run(["sh", "-e", "-c", recipe], input=secret + "\n", capture_output=True, text=True, timeout=30,
+                          env={"HOME": str(home), "PATH": f"{bin_dir}:/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert stat.S_IMODE((home / ".config/relaydeck/api-key").stat().st_mode) == 0o600
+    assert secret not in (home / "claude-calls.log").read_text()
+    entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["relaydeck"]
+    assert headers_from_helper(home, entry["headersHelper"]) == {"Authorization": f"Bearer {secret}"}
+    return entry
+
+
+def test_the_agents_page_shows_per_agent_what_the_script_writes_and_how_by_hand(py, server, tmp_path):
+    import html as html_text
+    page = py.call("GET", "/docs/agents").text
+    mcp = f"http://127.0.0.1:{server.port}/mcp"
+    sections = dict(re.findall(r"<h2>([^<]+)</h2>(.*?)(?=<h2>|$)", page, flags=re.S))
+    for agent, written in {
+        "Claude Code": ["claude mcp add-json --scope user", "~/.claude.json", "headersHelper", "~/.claude/settings.json",
+                        "UserPromptSubmit", "inbox-hook' claude start"],
+        "Codex": ["~/.codex/config.toml", 'bearer_token_env_var = "RELAYDECK_API_KEY"', "codex_hooks = true",
+                  "~/.codex/.env", "RELAYDECK_API_KEY=mck_...", "~/.codex/hooks.json", "inbox-hook' codex start"],
+        "Cursor": ["~/.cursor/mcp.json", "~/.cursor/hooks.json", "sessionStart", "inbox-hook' cursor start"],
+        "Gemini CLI": ["~/.gemini/settings.json", '"httpUrl"', "BeforeAgent", "AfterAgent", '"hooksConfig": {"enabled": true}',
+                       "inbox-hook' gemini start"],
+    }.items():
+        text = html_text.unescape(sections[agent])
+        for item in written:
+            assert item in text, (agent, item)
+        assert "By hand" in text and "chmod" in text, agent
+    blocks = [html_text.unescape(b) for b in re.findall(r"<pre>(.*?)</pre>", page, flags=re.S)]
+    assert f"curl -fsSL http://127.0.0.1:{server.port}/install | sh" in blocks
+    # No example puts the key on a command line.
+    assert "--header" not in page and "--key" not in page
+    lines = command_lines(blocks)
+    assert len(lines) >= 6 and all("mck_" not in l for l in lines), lines
+    for path in ["/", "/docs/agents"]:
+        # The commands in running text too (the home page's one-liner without questions).
+        codes = [html_text.unescape(c) for c in re.findall(r"<code>(.*?)</code>", py.call("GET", path).text, flags=re.S)]
+        assert [l for l in command_lines(codes) if "mck_" in l] == [], path
+    # The by-hand Claude Code commands work as they stand.
+    _, token = create_account(py)
+    _, secret = create_key(py, token, "By hand")
+    recipe = next(b for b in blocks if "claude mcp add-json" in b)
+    assert run_claude_recipe(recipe, tmp_path, secret)["url"] == mcp
+
+
+def test_the_readme_sets_agents_up_without_the_key_on_a_command_line(tmp_path):
+    readme = (PACKAGE_ROOT / "README.md").read_text()
+    # Its two passages on setting agents up (the REST examples after the tools are not).
+    agents = readme[readme.index("## Agents over MCP"):]
+    agents = agents[:agents.index("\n| Tool |")]
+    website = readme[readme.index("### The website"):]
+    website = website[:re.search(r"\n##+ ", website[4:]).start() + 4]
+    blocks = re.findall(r"```(?:sh|toml|json)\n(.*?)```", agents + website, flags=re.S)
+    lines = command_lines(blocks)
+    assert "--header" not in agents + website
+    assert "https://relaydeck.example.com/install | sh" in website
+    assert any(l.startswith("claude mcp add-json") for l in lines)
+    assert all("mck_" not in l and "YOUR_API_KEY" not in l for l in lines), [l for l in lines if "mck_" in l]
+    recipe = next(b for b in blocks if "claude mcp add-json" in b)
+    assert run_claude_recipe(recipe, tmp_path, "mck_" + "R" * 43)["url"] == "https://relaydeck.example.com/mcp"
 
 
 def snapshot(home: Path) -> dict:
@@ -644,7 +896,7 @@ def snapshot(home: Path) -> dict:
             for p in home.rglob("*") if p.name != "claude-calls.log"}
 
 
-@pytest.mark.parametrize("shell", ["dash", "bash"])
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
 def test_uninstall_gives_back_the_home_as_it_was_byte_for_byte(py, tmp_path, install_script, with_claude_program,
                                                                 shell):
@@ -742,13 +994,15 @@ def test_codex_hooks_feature_is_turned_on_in_the_users_features_table(py, tmp_pa
     assert second.returncode == 0 and tomllib.loads((home / ".codex" / "config.toml").read_text()) == codex
 
 
+@pytest.mark.parametrize("shell", SHELLS)
 @pytest.mark.parametrize("with_claude_program", [True, False], ids=["claude-cli", "claude-json"])
-def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, install_script, with_claude_program):
+def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, install_script, with_claude_program,
+                                                      shell):
     _, token = create_account(py)
     _, secret = create_key(py, token, "Dry")
     home, bin_dir = fake_home(tmp_path, with_claude_program)
     before = snapshot(home)
-    done = run_install(install_script, home, bin_dir, "--dry-run", "--key", secret)
+    done = run_install(install_script, home, bin_dir, "--dry-run", "--key", secret, shell=shell)
     assert done.returncode == 0, done.stderr
     assert snapshot(home) == before and not (home / "claude-calls.log").exists()
     out = done.stdout
@@ -763,5 +1017,5 @@ def test_dry_run_shows_each_change_and_writes_nothing(py, server, tmp_path, inst
     assert "Dry run: nothing was written" in out
     assert f"Would make {home / '.cursor/mcp.json'} readable by you only (mode 0600)" in out
     # Then the real run does what the dry run showed.
-    assert run_install(install_script, home, bin_dir, "--key", secret).returncode == 0
+    assert run_install(install_script, home, bin_dir, "--key", secret, shell=shell).returncode == 0
     check_configs(home, f"http://127.0.0.1:{server.port}/mcp", secret)

@@ -50,60 +50,6 @@ enum DocsPages {
         """
     }
 
-    static let agents = DocsPage(title: "Connect an agent") { url in
-        """
-        <p>First make an API key in the Relaydeck app, one for each agent, and copy it (it starts
-        with <code>mck_</code>).</p>
-        <h2>With the install script</h2>
-        <pre>curl -fsSL \(url)/install | sh</pre>
-        <p>The script checks the key with this server, keeps it in
-        <code>~/.config/relaydeck/api-key</code> (readable by you only), then sets up every agent it
-        finds on the machine with an MCP server named <code>relaydeck</code>: Claude Code
-        (<code>claude mcp add-json</code>, or <code>~/.claude.json</code>, with a
-        <code>headersHelper</code> that reads the key file), Codex (<code>~/.codex/config.toml</code>
-        with <code>bearer_token_env_var</code>, the key in <code>~/.codex/.env</code>), Cursor
-        (<code>~/.cursor/mcp.json</code>) and Gemini CLI (<code>~/.gemini/settings.json</code>,
-        comments allowed). The key never goes on a command line, and a file that holds it is made
-        readable by you only (mode 0600), which the script tells you when it changes a file's mode.
-        It also installs a small hook program in <code>~/.config/relaydeck/</code> and registers it
-        with Claude Code, Codex (<code>~/.codex/hooks.json</code>, with <code>codex_hooks = true</code>
-        under <code>[features]</code>; type <code>/hooks</code> in Codex once to trust them), Cursor
-        and Gemini CLI: when a session starts, when you send a prompt and when the agent is about to
-        stop, the hook reads the agent's inbox (giving up after 2 seconds) and gives the new items
-        to the agent. Running it again replaces its own entries and keeps everything else. A file it
-        cannot change safely (not valid JSON or TOML) is left as it is, nothing of that agent is
-        written, and the script ends with an error. For a machine without a terminal, pass the key
-        with <code>RELAYDECK_API_KEY=mck_...</code> or <code>--key mck_...</code>. To undo it, run the
-        script with <code>--uninstall</code>: it removes its entries and files, and gives back each
-        file you have not changed since exactly as it was.</p>
-        <pre>curl -fsSL \(url)/install | sh -s -- --uninstall</pre>
-        <p>To see first what it would change, file by file, without writing anything:
-        <code>sh -s -- --dry-run</code> in place of <code>sh</code>.</p>
-        <h2>By hand</h2>
-        <p>The transport is Streamable HTTP at <code>\(url)/mcp</code>; the key goes in the
-        <code>Authorization: Bearer</code> header. Keep each file that holds the key readable by
-        you only (<code>chmod 600</code>).</p>
-        <p>Claude Code, in <code>~/.claude.json</code> (or with <code>claude mcp add-json --scope user
-        relaydeck '...'</code>), with a program that prints <code>{"Authorization": "Bearer
-        mck_..."}</code>:</p>
-        <pre>{"mcpServers": {"relaydeck": {"type": "http", "url": "\(url)/mcp",
-          "headersHelper": "~/.config/relaydeck/mcp-headers"}}}</pre>
-        <p>Codex, in <code>~/.codex/config.toml</code>, and <code>RELAYDECK_API_KEY=mck_...</code> in
-        <code>~/.codex/.env</code> (or in the shell that starts Codex):</p>
-        <pre>[mcp_servers.relaydeck]
-        url = "\(url)/mcp"
-        bearer_token_env_var = "RELAYDECK_API_KEY"</pre>
-        <p>Cursor (<code>~/.cursor/mcp.json</code>) and other clients that read a JSON file; Gemini
-        CLI takes the same in <code>~/.gemini/settings.json</code> with <code>httpUrl</code> in place
-        of <code>url</code>:</p>
-        <pre>{"mcpServers": {"relaydeck": {"url": "\(url)/mcp",
-          "headers": {"Authorization": "Bearer mck_..."}}}}</pre>
-        <p>A client that cannot send headers may put the key in the address,
-        <code>\(url)/mcp?key=mck_...</code>, but addresses end up in logs: prefer the header. An agent
-        may also send <code>X-Relaydeck-Host</code> with a short name of its machine, which the app shows.</p>
-        """
-    }
-
     static let mcp = DocsPage(title: "MCP tools") { url in
         """
         <p><code>POST \(url)/mcp</code> speaks JSON-RPC over Streamable HTTP, without sessions:

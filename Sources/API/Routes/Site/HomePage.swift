@@ -31,7 +31,8 @@ struct HomePage {
             where the agent works. It asks for the key and sets up Claude Code, Codex, Cursor and Gemini CLI,
             whichever it finds, with this server and the inbox hooks:</p>
             <pre>curl -fsSL \(url)/install | sh</pre>
-            <p>Without questions: <code>curl -fsSL \(url)/install | RELAYDECK_API_KEY=mck_... sh</code>.
+            <p>Without questions, the key from the environment (never on a command line):
+            <code>curl -fsSL \(url)/install | RELAYDECK_API_KEY="$(cat key-file)" sh</code>.
             Read the script first at <a href="/install">/install</a>; to set an agent up by hand, see
             <a href="/docs/agents">Connect an agent</a>.</p>
             <p>Everything this server offers is in <a href="/docs">the reference</a>.</p>

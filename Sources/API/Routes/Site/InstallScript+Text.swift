@@ -4,9 +4,9 @@ extension InstallScript {
 #!/bin/sh
 # Relaydeck agent setup for the server at @PUBLIC_URL@
 #
-#   curl -fsSL @PUBLIC_URL@/install | sh
-#   curl -fsSL @PUBLIC_URL@/install | RELAYDECK_API_KEY=mck_... sh     (no questions)
-#   sh install.sh --key mck_...                                        (the same)
+#   curl -fsSL @PUBLIC_URL@/install | sh                                       (asks for the key)
+#   curl -fsSL @PUBLIC_URL@/install | RELAYDECK_API_KEY="$(cat key-file)" sh   (no questions)
+#   sh install.sh --key mck_...     (works, but every user of the machine sees the key in ps)
 #
 # It asks for an API key (make one in the Relaydeck app, one per agent), checks it against the
 # server, and then, for each agent it finds on this machine (Claude Code, Codex, Cursor,
@@ -55,17 +55,19 @@ die() {
 }
 
 key="${RELAYDECK_API_KEY:-}"
+key_in_argv=""
 uninstall=""
 dry_run=""
 while [ $# -gt 0 ]; do
     case $1 in
     --uninstall) uninstall=yes; shift ;;
     --dry-run) dry_run=yes; shift ;;
-    --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; shift 2 ;;
-    --key=*) key=${1#--key=}; shift ;;
+    --key) [ $# -ge 2 ] || die "--key needs a value"; key=$2; key_in_argv=yes; shift 2 ;;
+    --key=*) key=${1#--key=}; key_in_argv=yes; shift ;;
     -h | --help)
-        say "usage: sh install.sh [--key mck_...]   (or RELAYDECK_API_KEY=mck_... in the environment)"
-        say "       sh install.sh --dry-run --key mck_...   (shows the changes, writes nothing)"
+        say "usage: sh install.sh            (asks for the key; or RELAYDECK_API_KEY=mck_... in the environment)"
+        say "       sh install.sh --dry-run  (shows the changes, writes nothing)"
+        say "       sh install.sh --key mck_...   (the key on the command line, where every user sees it)"
         say "       sh install.sh --uninstall       (removes what the script added)"
         exit 0
         ;;
@@ -74,7 +76,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -n "$uninstall" ]; then
-    command -v python3 >/dev/null 2>&1 || die "--uninstall needs python3"
+    python3 -c '' >/dev/null 2>&1 || die "--uninstall needs python3"
     if command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
     fi
@@ -102,10 +104,20 @@ def without_comments(text):
             out.append(text[i]); i += 1
     return "".join(out)
 
-def strip_json(text, jsonc):
-    data = json.loads(without_comments(text) if jsonc else text) if text.strip() else {}
+def read_json(text, jsonc):
+    return json.loads(without_comments(text) if jsonc else text) if text.strip() else {}
+
+def strip_json(text, jsonc, flags=()):
+    data = read_json(text, jsonc)
     if not isinstance(data, dict):
         return data
+    # Settings the install added (they were not in the file before it): (table, member, and
+    # whether the table itself was the install's).
+    for table, member, table_was_ours in flags:
+        if isinstance(data.get(table), dict):
+            data[table].pop(member, None)
+            if table_was_ours and data[table] == {}:
+                del data[table]
     servers = data.get("mcpServers")
     if isinstance(servers, dict):
         servers.pop(name, None)
@@ -196,9 +208,21 @@ for relative, slug, kind in files:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         if kind in ("json", "jsonc"):
-            now = prune(strip_json(text, kind == "jsonc"))
+            flags = ()
+            if slug == "gemini-settings.json":
+                # hooksConfig.enabled is the install's only when the file before it had none.
+                recorded_first = state(slug)
+                first = {}
+                if recorded_first and recorded_first[0] == "file":
+                    with open(os.path.join(before_dir, slug + ".copy"), encoding="utf-8") as f:
+                        first = read_json(f.read(), True)
+                if recorded_first and isinstance(first, dict):
+                    table = first.get("hooksConfig")
+                    if not (isinstance(table, dict) and "enabled" in table):
+                        flags = (("hooksConfig", "enabled", "hooksConfig" not in first),)
+            now = prune(strip_json(text, kind == "jsonc", flags))
             result = (json.dumps(now, indent=2) + "\n").encode()
-            same = lambda old: prune(strip_json(old, kind == "jsonc")) == now
+            same = lambda old: prune(strip_json(old, kind == "jsonc", flags)) == now
             empty = now == {}
         elif kind == "toml":
             import tomllib
@@ -287,6 +311,9 @@ esac
 rest=${key#mck_}
 case $rest in *[!0-9A-Za-z]*) die "the API key has characters a key never has" ;; esac
 [ ${#rest} -eq 43 ] || die "the API key has the wrong length (mck_ and 43 characters)"
+# The shell's own command line has it then, for as long as the script runs.
+[ -z "$key_in_argv" ] ||
+    warn "--key put the key on this command line, where every user of the machine can read it (ps); RELAYDECK_API_KEY in the environment, or typing it at the question, does not"
 
 command -v curl >/dev/null 2>&1 || die "curl is needed (for the check now and for the hooks later)"
 # The key goes to curl on its standard input (a config line), never on its command line,
@@ -424,16 +451,23 @@ chmod 0755 "$HEADERS.tmp"
 mv "$HEADERS.tmp" "$HEADERS"
 
 # --- Editing JSON files ----------------------------------------------------------------------
-# Two operations, done with python3 (or node when there is no python3), each of which reads the
+# The operations, done with python3 (or node when there is no python3), each of which reads the
 # file, changes one thing and writes it back through a temporary file:
 #   set FILE PATH VALUE        sets the member at PATH (dot-separated) to the JSON VALUE
+#   default FILE PATH VALUE    the same, only when there is no member at PATH (one the user
+#                              set to something else stays, and the script says so)
 #   hook FILE PATH ENTRY MARK  in the list at PATH, drops the entries whose JSON contains MARK
 #                              and appends the JSON ENTRY
+#   check FILE                 only reads the file: fails, writing nothing, when an edit would
+#                              refuse it (so that an agent's files are checked before the first
+#                              of them changes)
 # A file that is not valid JSON is left alone (and the step reported), never overwritten.
 # With RELAYDECK_PRIVATE=1 (a file that holds the key) the result is mode 0600 whatever the
 # file's mode was; otherwise it keeps its mode.
 JSON_TOOL=""
-if command -v python3 >/dev/null 2>&1; then
+# A python3 that runs: on a Mac without the developer tools, /usr/bin/python3 is only a stub
+# that asks to install them and fails.
+if python3 -c 'import json' >/dev/null 2>&1; then
     JSON_TOOL=python3
 elif command -v node >/dev/null 2>&1; then
     JSON_TOOL=node
@@ -444,9 +478,10 @@ json_edit_run() {
     python3)
         python3 - "$@" <<'PY_EOF'
 import json, os, sys
-op, path, where = sys.argv[1], sys.argv[2], sys.argv[3].split(".")
+op, path = sys.argv[1], sys.argv[2]
+where = sys.argv[3].split(".") if op != "check" else []
 # The key comes in the environment (RELAYDECK_KEY), never on this command line.
-value = json.loads(sys.argv[4].replace("@RELAYDECK_KEY@", os.environ.get("RELAYDECK_KEY", "")))
+value = json.loads(sys.argv[4].replace("@RELAYDECK_KEY@", os.environ.get("RELAYDECK_KEY", ""))) if op != "check" else None
 def without_comments(text):
     # Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
     out, i, n = [], 0, len(text)
@@ -478,7 +513,7 @@ if os.path.exists(path) and os.path.getsize(path) > 0:
         data = json.loads(plain)
     except ValueError as error:
         sys.exit(f"{path} is not valid JSON ({error}); left unchanged")
-    if plain != text:
+    if plain != text and op != "check":
         # The rewrite cannot keep the comments: the file as it was stays beside it.
         keep = path + ".before-relaydeck"
         with os.fdopen(os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as f:
@@ -486,6 +521,8 @@ if os.path.exists(path) and os.path.getsize(path) > 0:
         print(f"The comments of {path} are not kept in it; the file as it was is {keep}.")
 if not isinstance(data, dict):
     sys.exit(f"{path} does not hold a JSON object; left unchanged")
+if op == "check":
+    sys.exit(0)
 node = data
 for name in where[:-1]:
     if not isinstance(node.get(name), dict):
@@ -494,6 +531,11 @@ for name in where[:-1]:
 last = where[-1]
 if op == "set":
     node[last] = value
+elif op == "default":
+    if last not in node:
+        node[last] = value
+    elif node[last] != value:
+        print(f"{'.'.join(where)} is {json.dumps(node[last])} in {path}; left as you set it.")
 else:
     mark = sys.argv[5]
     entries = node.get(last) if isinstance(node.get(last), list) else []
@@ -515,7 +557,8 @@ PY_EOF
 const fs = require("fs");
 const [op, path, whereText, valueText, mark] = process.argv.slice(2);
 // The key comes in the environment (RELAYDECK_KEY), never on this command line.
-const where = whereText.split("."), value = JSON.parse(valueText.split("@RELAYDECK_KEY@").join(process.env.RELAYDECK_KEY || ""));
+const where = op === "check" ? [] : whereText.split(".");
+const value = op === "check" ? null : JSON.parse(valueText.split("@RELAYDECK_KEY@").join(process.env.RELAYDECK_KEY || ""));
 function withoutComments(text) {
   // Gemini CLI reads its settings with // and /* */ comments (stripped outside strings).
   let out = "", i = 0;
@@ -542,7 +585,7 @@ if (fs.existsSync(path) && fs.statSync(path).size > 0) {
     if (process.env.RELAYDECK_JSONC === "1") plain = withoutComments(text);
     data = JSON.parse(plain);
   } catch (e) { console.error(`${path} is not valid JSON (${e.message}); left unchanged`); process.exit(1); }
-  if (plain !== text) {
+  if (plain !== text && op !== "check") {
     // The rewrite cannot keep the comments: the file as it was stays beside it.
     const keep = path + ".before-relaydeck";
     fs.writeFileSync(keep, text, { mode: 0o600 }); fs.chmodSync(keep, 0o600);
@@ -552,6 +595,7 @@ if (fs.existsSync(path) && fs.statSync(path).size > 0) {
 if (data === null || typeof data !== "object" || Array.isArray(data)) {
   console.error(`${path} does not hold a JSON object; left unchanged`); process.exit(1);
 }
+if (op === "check") process.exit(0);
 let node = data;
 for (const name of where.slice(0, -1)) {
   if (node[name] === null || typeof node[name] !== "object" || Array.isArray(node[name])) node[name] = {};
@@ -559,6 +603,11 @@ for (const name of where.slice(0, -1)) {
 }
 const last = where[where.length - 1];
 if (op === "set") node[last] = value;
+else if (op === "default") {
+  if (!(last in node)) node[last] = value;
+  else if (JSON.stringify(node[last]) !== JSON.stringify(value))
+    console.log(`${where.join(".")} is ${JSON.stringify(node[last])} in ${path}; left as you set it.`);
+}
 else node[last] = (Array.isArray(node[last]) ? node[last] : []).filter(e => !JSON.stringify(e).includes(mark)).concat([value]);
 const tmp = path + ".relaydeck-tmp";
 if (fs.existsSync(tmp)) fs.unlinkSync(tmp);
@@ -627,18 +676,25 @@ if command -v claude >/dev/null 2>&1 || [ -d "$HOME/.claude" ] || [ -f "$HOME/.c
     # The header comes from the headers program (headersHelper), so the key is neither in
     # ~/.claude.json nor on claude's command line.
     entry="{\"type\":\"http\",\"url\":\"$MCP_URL\",\"headersHelper\":\"$(json_text "$(sh_quote "$HEADERS")")\"}"
+    # Both files are read first: one that cannot be edited means nothing of Claude Code is
+    # written (a server without its hooks, or hooks without the server, would be half a set-up).
+    json_edit check "$HOME/.claude/settings.json" && json_edit check "$HOME/.claude.json" || ok=""
     # (A dry run writes ~/.claude.json's copy itself: claude would change the real one.)
-    if [ -z "$dry_run" ] && command -v claude >/dev/null 2>&1; then
+    if [ -z "$ok" ]; then
+        :
+    elif [ -z "$dry_run" ] && command -v claude >/dev/null 2>&1; then
         claude mcp remove --scope user "$NAME" >/dev/null 2>&1 || true
         claude mcp add-json --scope user "$NAME" "$entry" >/dev/null || ok=""
     else
         json_edit set "$HOME/.claude.json" "mcpServers.$NAME" "$entry" || ok=""
     fi
-    mkdir -p "$HOME/.claude"
     settings="$HOME/.claude/settings.json"
-    json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'claude start')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.UserPromptSubmit "$(nested_hook 'claude prompt')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.Stop "$(nested_hook 'claude stop')" relaydeck/inbox-hook || ok=""
+    [ -z "$ok" ] || {
+        mkdir -p "$HOME/.claude" &&
+            json_edit hook "$settings" hooks.SessionStart "$(nested_hook 'claude start')" relaydeck/inbox-hook &&
+            json_edit hook "$settings" hooks.UserPromptSubmit "$(nested_hook 'claude prompt')" relaydeck/inbox-hook &&
+            json_edit hook "$settings" hooks.Stop "$(nested_hook 'claude stop')" relaydeck/inbox-hook
+    } || ok=""
     if [ -n "$ok" ]; then note_ok "Claude Code"; else note_failed "Claude Code"; fi
 fi
 
@@ -778,8 +834,9 @@ if command -v cursor >/dev/null 2>&1 || command -v cursor-agent >/dev/null 2>&1 
     ok=""
     hooks="$HOME/.cursor/hooks.json"
     # The hooks only once the server is set: hooks without it would hand over items the agent
-    # cannot answer.
-    private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
+    # cannot answer. And hooks.json is read first: the server without its hooks is half a set-up.
+    json_edit check "$hooks" &&
+        private_edit set "$HOME/.cursor/mcp.json" "mcpServers.$NAME" \
         "{\"url\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
         json_edit set "$hooks" version 1 &&
         json_edit hook "$hooks" hooks.sessionStart "{\"command\":\"$(hook_command 'cursor start')\"}" relaydeck/inbox-hook &&
@@ -796,15 +853,27 @@ if command -v gemini >/dev/null 2>&1 || [ -d "$HOME/.gemini" ]; then
     settings="$HOME/.gemini/settings.json"
     ok=yes
     # Gemini CLI's loader accepts comments in settings.json: so does the edit.
+    # Its hooks run only while hooksConfig.enabled is true, "the canonical toggle for the hooks
+    # system" (its docs/reference/configuration.md). That is the default from 0.26 on, but not in
+    # 0.26.0-preview.0; earlier versions gated hooks on tools.enableHooks (up to 0.23) and on
+    # hooks.enabled (0.24 and 0.25), which 0.26 and later no longer read (and refuse a boolean
+    # hooks.enabled). So hooksConfig.enabled is set when it is absent; a value the user set
+    # stays, and the script says so.
     RELAYDECK_JSONC=1
     export RELAYDECK_JSONC
     private_edit set "$settings" "mcpServers.$NAME" \
         "{\"httpUrl\":\"$MCP_URL\",\"headers\":{\"Authorization\":\"$auth\"}}" &&
         json_edit hook "$settings" hooks.SessionStart "$(plain_hook 'gemini start')" relaydeck/inbox-hook &&
         json_edit hook "$settings" hooks.BeforeAgent "$(plain_hook 'gemini prompt')" relaydeck/inbox-hook &&
-        json_edit hook "$settings" hooks.AfterAgent "$(plain_hook 'gemini stop')" relaydeck/inbox-hook || ok=""
+        json_edit hook "$settings" hooks.AfterAgent "$(plain_hook 'gemini stop')" relaydeck/inbox-hook &&
+        json_edit default "$settings" hooksConfig.enabled true || ok=""
     unset RELAYDECK_JSONC
-    if [ -n "$ok" ]; then note_ok "Gemini CLI"; else note_failed "Gemini CLI"; fi
+    if [ -n "$ok" ]; then
+        note_ok "Gemini CLI"
+        gemini_note="Gemini CLI runs these hooks from version 0.26 on (hooksConfig.enabled in $settings); gemini --version says which you have."
+    else
+        note_failed "Gemini CLI"
+    fi
 fi
 
 if [ -n "$dry_run" ]; then
@@ -822,6 +891,7 @@ fi
 [ -z "$configured" ] || say "Configured for$configured: MCP server \"$NAME\" at $MCP_URL."
 say "Inbox hooks: $HOOK (key in $KEY_FILE)."
 [ -z "${codex_note:-}" ] || say "$codex_note"
+[ -z "${gemini_note:-}" ] || say "$gemini_note"
 say "Restart the agents to load the change."
 if [ -n "$failed" ]; then
     warn "could not configure$failed (see above)"
