@@ -36,14 +36,14 @@ enum APNsOutcome: Equatable {
     case failed(String)
 }
 
-/// One HTTP/2 connection to one APNs service, on the loop: name lookup (off the loop),
-/// TCP connect, a `Transport` over the socket (TLS with ALPN `h2`, or the plain socket for an
-/// `http://` URL), then requests
+/// One HTTP/2 connection to one APNs service, on the loop: a `TransportDialer` (the name
+/// looked up off the loop, TCP, TLS with ALPN `h2`, or the plain socket for an `http://` URL),
+/// then requests
 /// as streams, as many at once as the server's SETTINGS_MAX_CONCURRENT_STREAMS allows; the
 /// rest wait in order. A PING goes out when it is idle. After GOAWAY it takes no new request
 /// and closes when its last stream ends; the client opens another.
 final class APNsConnection: IOHandler, HTTP2SessionDelegate {
-    enum State: Equatable { case idle, resolving, connecting, handshaking, ready, closed }
+    enum State: Equatable { case idle, dialing, ready, closed }
 
     private let loop: EventLoop
     let endpoint: APNsEndpoint
@@ -57,15 +57,12 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     /// GOAWAY came (or was sent): no new streams.
     private(set) var goingAway = false
     private var settingsReceived = false
-    /// The socket while it connects; then the transport's.
-    private var fd: Int32 = -1
+    /// The lookup, the connect and the TLS handshake, until the transport is set up.
+    private var dialer: TransportDialer?
     private var registration: IORegistration?
     private var interest: Interest = []
     private var transport: (any Transport)?
     private var http2: HTTP2Session?
-    private var addresses: [IPAddress] = []
-    private var addressIndex = 0
-    private var connectErrors: [String] = []
 
     private var waiting: [APNsAttempt] = []
     private var streams: [Int32: Stream] = [:]
@@ -161,80 +158,30 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     // MARK: Connecting
 
     private func start() {
-        state = .resolving
+        state = .dialing
         connectTimer = loop.schedule(after: configuration.connectTimeout) { [weak self] in
             guard let self, self.state != .closed, !self.settingsReceived else { return }
             self.fail("no connection to \(self.endpoint.authority) within \(self.configuration.connectTimeout.milliseconds) ms")
         }
-        HostLookup.resolve(endpoint.host, loop: loop) { [weak self] result in
-            guard let self, self.state == .resolving else { return }
+        let dialer = TransportDialer(host: endpoint.host, port: endpoint.port, label: endpoint.authority,
+                                     tls: tlsContext, loop: loop) { [weak self] result in
+            guard let self, self.state == .dialing else { return }
             switch result {
-            case .success(let found):
-                self.addresses = found
-                self.addressIndex = 0
-                self.connectNext()
-            case .failure(let error):
-                self.fail(error.description)
+            case .success(let transport): self.established(transport)
+            case .failure(let failure): self.fail(failure.description)
             }
         }
+        self.dialer = dialer
+        dialer.start()
     }
 
-    /// Tries the next address; after the last, the connection has failed.
-    private func connectNext() {
-        while addressIndex < addresses.count {
-            let address = addresses[addressIndex]
-            addressIndex += 1
-            do {
-                fd = try TCPConnect.start(address, port: endpoint.port)
-            } catch {
-                connectErrors.append("\(address): \(error)")
-                continue
-            }
-            do {
-                registration = try loop.register(fd: fd, interest: .writable, handler: self)
-                interest = .writable
-            } catch {
-                Glibc.close(fd)
-                fd = -1
-                connectErrors.append("\(address): \(error)")
-                continue
-            }
-            state = .connecting
-            return
-        }
-        fail("cannot connect to \(endpoint.authority): \(connectErrors.joined(separator: "; "))")
-    }
-
-    private func connected() {
-        if let error = TCPConnect.result(fd) {
-            connectErrors.append("\(addresses[addressIndex - 1]): \(error)")
-            dropSocket()
-            connectNext()
-            return
-        }
+    private func established(_ transport: any Transport) {
+        self.transport = transport
         do {
-            if let tlsContext {
-                transport = try TLSTransport(client: tlsContext, fd: fd, serverName: endpoint.host)
-            } else {
-                transport = PlainTransport(fd: fd)
-            }
+            registration = try loop.register(fd: transport.fd, interest: .readable, handler: self)
+            interest = .readable
         } catch {
-            fail("TLS with \(endpoint.authority): \(error)")
-            return
-        }
-        state = .handshaking
-        handshake()
-    }
-
-    private func handshake() {
-        guard let transport else { return }
-        do {
-            guard try transport.establish() else {
-                setInterest(Interest.readable.union(transport.neededInterest))
-                return
-            }
-        } catch {
-            fail("TLS with \(endpoint.authority): \(error)")
+            fail("epoll: \(error)")
             return
         }
         if tlsContext != nil && transport.applicationProtocol != "h2" {
@@ -262,10 +209,6 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
 
     func handleIO(_ events: IOEvents) {
         switch state {
-        case .connecting:
-            connected()
-        case .handshaking:
-            handshake()
         case .ready:
             // Read on every event: TLS may wait for a writable socket to go on reading, and
             // a read with nothing there only says "not now".
@@ -273,7 +216,7 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
             if state == .ready && events.contains(.writable) {
                 flush()
             }
-        case .idle, .resolving, .closed:
+        case .idle, .dialing, .closed:
             break
         }
     }
@@ -485,15 +428,12 @@ final class APNsConnection: IOHandler, HTTP2SessionDelegate {
     }
 
     private func dropSocket() {
+        dialer?.cancel()
+        dialer = nil
         if let registration { loop.unregister(registration) }
         registration = nil
         interest = []
-        if let transport {
-            transport.close()
-        } else if fd >= 0 {
-            Glibc.close(fd)
-        }
-        fd = -1
+        transport?.close()
         transport = nil
     }
 

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import EventLoop
 import TLS
 import Transports
@@ -20,7 +17,7 @@ public final class PushDelivery: IOHandler {
         case blocked(String)
     }
 
-    private enum State { case idle, resolving, connecting, handshaking, writing, reading, done }
+    private enum State { case idle, dialing, writing, reading, done }
 
     private let request: PushRequest
     private let bytes: [UInt8]
@@ -31,10 +28,7 @@ public final class PushDelivery: IOHandler {
     private var completion: ((Result) -> Void)?
 
     private var state = State.idle
-    private var addresses: [IPAddress] = []
-    private var addressIndex = 0
-    private var errors: [String] = []
-    private var fd: Int32 = -1
+    private var dialer: TransportDialer?
     private var registration: IORegistration?
     private var transport: (any Transport)?
     private var interest: Interest = []
@@ -56,85 +50,49 @@ public final class PushDelivery: IOHandler {
     /// Begins; the delivery keeps itself alive until its result is given.
     public func start() {
         guard state == .idle else { return }
-        state = .resolving
+        state = .dialing
         let retained = self
         timer = loop.schedule(after: timeout) { [weak self] in
             self?.finish(.failed("no answer from \(retained.request.endpoint.authority) within \(retained.timeout.milliseconds) ms"))
         }
-        HostLookup.resolve(request.endpoint.host, loop: loop) { [self] result in
-            guard state == .resolving else { return }
+        let endpoint = request.endpoint
+        let allowsPrivateHosts = allowsPrivateHosts
+        let admits: (IPAddress) -> Bool = { allowsPrivateHosts || PushAddressRule.isPublic($0) }
+        let dialer = TransportDialer(
+            host: endpoint.host, port: endpoint.port, label: endpoint.authority, tls: tls, loop: loop, admits: admits
+        ) { [self] result in
             switch result {
-            case .success(let found):
-                addresses = allowsPrivateHosts ? found : found.filter(PushAddressRule.isPublic)
-                if addresses.isEmpty && !found.isEmpty {
-                    finish(.blocked("\(request.endpoint.host) is an address of this machine or its network"))
-                    return
-                }
-                connectNext()
-            case .failure(let error):
-                finish(.failed(error.description))
+            case .success(let transport):
+                established(transport)
+            case .failure(.refusedAddresses):
+                finish(.blocked("\(endpoint.host) is an address of this machine or its network"))
+            case .failure(let failure):
+                finish(.failed(failure.description))
             }
         }
+        self.dialer = dialer
+        dialer.start()
     }
 
-    private func connectNext() {
-        while addressIndex < addresses.count {
-            let address = addresses[addressIndex]
-            addressIndex += 1
-            do {
-                fd = try TCPConnect.start(address, port: request.endpoint.port)
-                registration = try loop.register(fd: fd, interest: .writable, handler: self)
-                interest = .writable
-                state = .connecting
-                return
-            } catch {
-                errors.append("\(address): \(error)")
-                dropSocket()
-            }
-        }
-        finish(.failed("cannot connect to \(request.endpoint.authority): \(errors.joined(separator: "; "))"))
-    }
-
-    public func handleIO(_ events: IOEvents) {
-        switch state {
-        case .connecting: connected()
-        case .handshaking: handshake()
-        case .writing: write()
-        case .reading: read()
-        case .idle, .resolving, .done: break
-        }
-    }
-
-    private func connected() {
-        if let error = TCPConnect.result(fd) {
-            errors.append("\(addresses[addressIndex - 1]): \(error)")
-            dropSocket()
-            connectNext()
-            return
-        }
+    private func established(_ transport: any Transport) {
+        self.transport = transport
         do {
-            transport = try TLSTransport(client: tls, fd: fd, serverName: request.endpoint.host)
+            registration = try loop.register(fd: transport.fd, interest: .writable, handler: self)
+            interest = .writable
         } catch {
-            finish(.failed("TLS with \(request.endpoint.authority): \(error)"))
-            return
-        }
-        state = .handshaking
-        handshake()
-    }
-
-    private func handshake() {
-        guard let transport else { return }
-        do {
-            guard try transport.establish() else {
-                setInterest(Interest.readable.union(transport.neededInterest))
-                return
-            }
-        } catch {
-            finish(.failed("TLS with \(request.endpoint.authority): \(error)"))
+            finish(.failed("epoll: \(error)"))
             return
         }
         state = .writing
         write()
+    }
+
+    public func handleIO(_ events: IOEvents) {
+        switch state {
+        case .writing: write()
+        case .reading: read()
+        case .idle, .dialing, .done: break
+        }
     }
 
     private func write() {
@@ -201,15 +159,12 @@ public final class PushDelivery: IOHandler {
     }
 
     private func dropSocket() {
+        dialer?.cancel()
+        dialer = nil
         if let registration { loop.unregister(registration) }
         registration = nil
         interest = []
-        if let transport {
-            transport.close()
-        } else if fd >= 0 {
-            Glibc.close(fd)
-        }
-        fd = -1
+        transport?.close()
         transport = nil
     }
 

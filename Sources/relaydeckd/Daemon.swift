@@ -99,15 +99,15 @@ final class Daemon {
         Log.info("accounts", ["creation": config.accountCreationOpen ? "open" : "closed",
                               "storage_limit": ConfigSyntax.byteText(config.accountStorageLimit)])
         // The VAPID key is made at the first start, so that it is in the store (and its
-        // backups) before any browser subscribes with it.
-        do {
-            _ = try webPush.vapidKey()
-        } catch {
-            printError("DATABASE_PATH: the Web Push key could not be read or stored: \(error)")
-            return 1
-        }
+        // backups) before any browser subscribes with it. A store that is away at the start
+        // (the server serves 503 until it is back) gets it when it recovers, or at the first
+        // `GET /v1/web-push/key`.
+        makeVAPIDKey()
         api.onDeletion = { [unowned self] in self.maintenance.kick() }
-        store.onRecovered = { [unowned self] in self.maintenance.kick() }
+        store.onRecovered = { [unowned self] in
+            self.maintenance.kick()
+            self.makeVAPIDKey()
+        }
         maintenance.kick()
         maintenance.startRetention()
         // What a previous run left in the outbox goes now.
@@ -182,6 +182,15 @@ final class Daemon {
         switch listen {
         case .tcp(let host, let port): host.family == .v6 ? "[\(host)]:\(port)" : "\(host):\(port)"
         case .unix(let path): "unix:\(path)"
+        }
+    }
+
+    /// Reads (or makes and stores) the VAPID key; a store that cannot is said in the log.
+    private func makeVAPIDKey() {
+        do {
+            _ = try webPush.vapidKey()
+        } catch {
+            Log.warn("the Web Push key could not be read or stored yet", ["error": String(describing: error)])
         }
     }
 

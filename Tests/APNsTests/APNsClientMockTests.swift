@@ -225,8 +225,8 @@ final class LogLines: Sendable {
         #expect(harness.send([push()]) == [.delivered])
         #expect(harness.client.connection(for: .production) != nil)
         // The server goes away: the connection sees the end and is dropped.
-        harness.mock.process.terminate()
-        harness.mock.process.wait()
+        harness.mock.program.process.terminate()
+        harness.mock.program.process.wait()
         harness.run(seconds: 5) { harness.client.connection(for: .production) == nil }
         #expect(harness.client.connection(for: .production) == nil)
         // The next push makes a new connection, which nothing accepts now.

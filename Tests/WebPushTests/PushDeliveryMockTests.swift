@@ -10,61 +10,42 @@ import Testing
 import TestSupport
 @testable import WebPush
 
-/// Tests/e2e/webpush_mock.py run as a program by the package's .venv python: its origin, its
-/// CA file and the subscriptions it made (as browsers make them), and the pushes it recorded.
+/// Tests/e2e/webpush_mock.py run as a program: its origin, its CA file and the subscriptions
+/// it made (as browsers make them), and the pushes it recorded.
 final class MockPushService {
-    let directory = TemporaryDirectory()
-    let process: ChildProcess
+    let program: MockProgram
     let origin: String
     let caFile: String
     let subscriptions: [String: (endpoint: String, p256dh: [UInt8], auth: [UInt8])]
 
-    static let python = packageRoot + "/.venv/bin/python"
-    static var unavailable: String? {
-        fileExists(python) ? nil : "\(python) is missing: run `make test-deps` to run Web Push against the mock"
-    }
-
     init(_ subscriptions: [String]) throws {
-        let ready = directory.file("ready.json")
-        process = try ChildProcess(
-            [Self.python, packageRoot + "/Tests/e2e/webpush_mock.py", "--ready-file", ready, "--events-file", directory.file("events.jsonl")]
-                + subscriptions.flatMap { ["--subscription", $0] },
-            stdout: directory.file("mock.out"), stderr: directory.file("mock.err"))
-        var info: JSON?
-        for _ in 0..<400 where info == nil {
-            if fileExists(ready) { info = try? JSONParser.parse(readFile(ready)) }
-            if info == nil {
-                if process.hasExited { break }
-                usleep(25_000)
-            }
-        }
-        guard let info, let origin = info["origin"]?.stringValue, let caFile = info["ca_file"]?.stringValue,
+        program = try MockProgram("webpush_mock.py", subscriptions.flatMap { ["--subscription", $0] })
+        let info = try JSONParser.parse(program.ready)
+        guard let origin = info["origin"]?.stringValue, let caFile = info["ca_file"]?.stringValue,
               let made = info["subscriptions"]?.objectValue else {
-            throw ChildProcessError(message: "the mock did not start: \(String(decoding: readFile(directory.file("mock.err")), as: UTF8.self))")
+            throw ChildProcessError(message: "the mock's ready file lacks origin, ca_file or subscriptions")
         }
         self.origin = origin
         self.caFile = caFile
         var found: [String: (endpoint: String, p256dh: [UInt8], auth: [UInt8])] = [:]
         for (id, value) in made.members {
-            found[id] = (value["endpoint"]!.stringValue!, Base64.decode(value["p256dh"]!.stringValue!)!, Base64.decode(value["auth"]!.stringValue!)!)
+            guard let endpoint = value["endpoint"]?.stringValue, let p256dh = value["p256dh"]?.stringValue.flatMap(Base64.decode),
+                  let auth = value["auth"]?.stringValue.flatMap(Base64.decode) else {
+                throw ChildProcessError(message: "the mock's subscription \(id) is not whole")
+            }
+            found[id] = (endpoint, p256dh, auth)
         }
         self.subscriptions = found
     }
 
-    deinit {
-        process.terminate()
-        process.wait()
-    }
-
     var pushes: [JSON] {
-        String(decoding: readFile(directory.file("events.jsonl")), as: UTF8.self)
-            .split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+        program.eventLines.compactMap { try? JSONParser.parse(Array($0.utf8)) }
     }
 }
 
 /// One push request through `PushDelivery` to the mock push service over real TLS on
 /// loopback: the mock checks the VAPID token and decrypts the message as a browser would.
-@Suite(.serialized, .enabled(if: MockPushService.unavailable == nil, "make test-deps builds .venv"))
+@Suite(.serialized, .enabled(if: MockProgram.unavailable == nil, "make test-deps builds .venv"))
 struct PushDeliveryMockTests {
     let mock: MockPushService
     let loop: EventLoop

@@ -31,8 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import datetime
-import ipaddress
 import json
 import os
 import signal
@@ -48,12 +46,12 @@ import h2.config
 import h2.connection
 import h2.events
 import h2.settings
-from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-from cryptography.x509.oid import NameOID
+
+from mock_tls import make_certificate
 
 DEFAULT_TEAM_ID = "TEAM123456"
 DEFAULT_KEY_ID = "KEY1234567"
@@ -142,30 +140,6 @@ def verify_provider_token(token: str, public_key: ec.EllipticCurvePublicKey, key
     return None, header, claims
 
 
-def _make_certificate(directory: str) -> tuple[str, str]:
-    """A self-signed certificate for localhost and 127.0.0.1: (certificate file, key file)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    certificate = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=2))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                    x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file = os.path.join(directory, "apns-mock-cert.pem")
-    key_file = os.path.join(directory, "apns-mock-key.pem")
-    with open(cert_file, "wb") as out:
-        out.write(certificate.public_bytes(serialization.Encoding.PEM))
-    with open(key_file, "wb") as out:
-        out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                    serialization.NoEncryption()))
-    return cert_file, key_file
-
-
 class APNsMock:
     """The mock server. `start()` returns it listening; every public method is thread-safe."""
 
@@ -189,7 +163,7 @@ class APNsMock:
         self._public_key = serialization.load_pem_private_key(private_key_pem.encode(), None).public_key()
         self._own_directory = None if directory else tempfile.TemporaryDirectory(prefix="apns-mock-")
         self.directory = directory or self._own_directory.name
-        self.ca_file, self._key_file = _make_certificate(self.directory)
+        self.ca_file, self._key_file = make_certificate(self.directory, "apns-mock")
         self.private_key_file = os.path.join(self.directory, "AuthKey_test.p8")
         with open(self.private_key_file, "w") as out:
             out.write(private_key_pem)

@@ -1,6 +1,7 @@
 """When the store cannot be reached the server still serves: /health and every store-backed
 route answer 503 `unavailable` with Retry-After, and it recovers by itself."""
 
+import sqlite3
 import subprocess
 import sys
 import time
@@ -48,6 +49,10 @@ def test_database_in_a_missing_directory_then_created(start_server, tmp_path):
     account, token = create_account(py)
     assert py.call("GET", "/v1/account", token=token).json == account
     assert (directory / "relaydeck.db").exists()
+    # The Web Push key, which the start could not store, was made when the store came back.
+    with sqlite3.connect(directory / "relaydeck.db") as db:
+        assert db.execute("SELECT count(*) FROM web_push_vapid").fetchone() == (1,)
+    assert py.call("GET", "/v1/web-push/key", token=token).status == 200
 
 
 LOCKER = """

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import base64
-import datetime
 import http.server
-import ipaddress
 import json
 import os
 import signal
@@ -31,15 +29,15 @@ import tempfile
 import threading
 import time
 
-from cryptography import x509
 from cryptography.exceptions import InvalidSignature, InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.hmac import HMAC
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from cryptography.x509.oid import NameOID
+
+from mock_tls import make_certificate
 
 
 def b64url(data: bytes) -> str:
@@ -131,7 +129,7 @@ class WebPushMock:
         self.events_file = events_file
         self.lock = threading.Lock()
         self.subscriptions: dict[str, Subscription] = {}
-        cert_file, key_file = self._make_certificate()
+        cert_file, key_file = make_certificate(directory, "webpush-mock")
         self.ca_file = cert_file
         mock = self
 
@@ -150,28 +148,6 @@ class WebPushMock:
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.origin = f"https://127.0.0.1:{self.port}"
-
-    def _make_certificate(self) -> tuple[str, str]:
-        key = ec.generate_private_key(ec.SECP256R1())
-        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-        now = datetime.datetime.now(datetime.timezone.utc)
-        certificate = (
-            x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
-                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256())
-        )
-        cert_file = os.path.join(self.directory, "webpush-mock-cert.pem")
-        key_file = os.path.join(self.directory, "webpush-mock-key.pem")
-        with open(cert_file, "wb") as out:
-            out.write(certificate.public_bytes(serialization.Encoding.PEM))
-        with open(key_file, "wb") as out:
-            out.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                        serialization.NoEncryption()))
-        return cert_file, key_file
 
     def subscribe(self, sub_id: str, script: list[int] | None = None) -> Subscription:
         with self.lock:
