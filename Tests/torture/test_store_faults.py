@@ -154,13 +154,14 @@ def test_a_read_only_file_system_gives_503_then_the_service_comes_back(start_ser
 def fill(directory) -> int:
     """Writes a filler file until the file system is full; returns its size."""
     size = 0
-    with open(directory / "filler", "wb") as filler:
+    # Unbuffered: a buffered file keeps the bytes a full disk refused and tries them again at
+    # its close, which raised ENOSPC out of the `with` whenever the free space was not a whole
+    # number of blocks.
+    with open(directory / "filler", "wb", buffering=0) as filler:
         block = b"\0" * 65536
         try:
             while True:
-                filler.write(block)
-                filler.flush()
-                size += len(block)
+                size += filler.write(block)
         except OSError as error:
             assert error.errno == errno.ENOSPC, error
     return size
