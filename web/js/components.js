@@ -40,6 +40,19 @@ export function taskRow(task, store, { showKey = true } = {}) {
     task.status_note ? h("p", { class: "note" }, task.status_note) : null);
 }
 
+/** The label of a key as an element that `relabelKeys` keeps current: a page opened by reload
+ * or link draws before the store has the keys, and a key can be renamed while it shows. */
+export function keyLabelElement(store, keyId, tag = "span", attrs = {}) {
+  return h(tag, { ...attrs, class: `key-label${attrs.class ? ` ${attrs.class}` : ""}`, dataset: { keyId } }, store.keyLabel(keyId));
+}
+
+export function relabelKeys(root, store) {
+  for (const el of root.querySelectorAll(".key-label[data-key-id]")) {
+    const label = store.keyLabel(el.dataset.keyId);
+    if (el.textContent !== label) el.textContent = label;
+  }
+}
+
 export function emptyLine(text) {
   return h("li", { class: "muted" }, text);
 }

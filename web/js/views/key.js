@@ -4,6 +4,7 @@
 import { api, enc, query } from "../api.js";
 import { announce, showError } from "../announce.js";
 import { copyButton } from "../clipboard.js";
+import { relabelKeys } from "../components.js";
 import { h, replace } from "../dom.js";
 import { formatDate, timeElement } from "../time.js";
 import { messageForm } from "./message-dialog.js";
@@ -17,7 +18,7 @@ export function mount(main, params, { store }) {
   const activityBody = h("tbody", { role: "rowgroup" });
   const activityMore = h("button", { type: "button", hidden: true, onclick: () => loadActivity(false) }, "Load older entries");
   let cursor = null;
-  const heading = h("h1", null, store.keyLabel(id));
+  const heading = h("h1", null, "Key");
   const info = h("div", { class: "meta" });
 
   const renderInfo = () => {
@@ -110,8 +111,9 @@ export function mount(main, params, { store }) {
   loadActivity(true);
   return store.on((name, data) => {
     if (name === "inbox.updated" && data.key_id === id) loadInbox();
-    else if ((name === "key.updated" || name === "key.created") && data.key.id === id) renderInfo();
-    else if (name === "refreshed") { renderInfo(); loadInbox(); }
+    else if ((name === "key.updated" || name === "key.created") && data.key.id === id) { renderInfo(); relabelKeys(main, store); }
+    else if (name === "key.refreshed") { renderInfo(); relabelKeys(main, store); }
+    else if (name === "refreshed") { renderInfo(); relabelKeys(main, store); loadInbox(); }
     else if (name === "key.deleted" && data.key_id === id) {
       replace(main, h("h1", null, "Key deleted"), h("p", null, h("a", { href: "#/keys" }, "Back to the keys")));
     }

@@ -13,7 +13,7 @@ export function mount(main, _params, { store }) {
   const render = () => {
     const open = store.pendingQuestions();
     if (open.length === 0) replace(pending, emptyLine(store.loaded ? "No question waits for you." : "Loading…"));
-    else syncList(pending, open, (q) => q.id, (q) => q.status, (q) => questionCard(q, store));
+    else syncList(pending, open, (q) => q.id, (q) => `${q.status}|${store.keyLabel(q.key_id)}`, (q) => questionCard(q, store));
     const done = store.closedQuestions();
     if (done.length === 0) replace(closed, emptyLine("None yet."));
     else syncList(closed, done, (q) => q.id, (q) => q.status, (q) => questionCard(q, store));
