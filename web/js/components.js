@@ -84,6 +84,48 @@ export function tickCountdowns() {
   }
 }
 
+// The questions whose answer the server refused (409: answered elsewhere, expired or
+// cancelled first). Their card stays where the person was looking and says what happened, until
+// the person dismisses it; redrawing it as just "answered" would take the explanation away.
+const refused = new Set();
+
+const REFUSED_BECAUSE = {
+  answered: "It was answered elsewhere.",
+  expired: "It expired.",
+  cancelled: "The agent cancelled it.",
+};
+
+/** The pending questions, and the refused ones not dismissed yet, soonest to expire first. */
+export function waitingQuestions(store) {
+  return Array.from(store.questions.values())
+    .filter((q) => q.status === "pending" || refused.has(q.id))
+    .sort((a, b) => a.expires_at - b.expires_at);
+}
+
+export function isRefused(question) {
+  return refused.has(question.id);
+}
+
+/** What a question card shows, for syncList: a card is drawn again when this changes. */
+export function questionVersion(question, store) {
+  return `${question.status}|${store.keyLabel(question.key_id)}|${refused.has(question.id) ? "refused" : ""}`;
+}
+
+function refusedNotice(question, store) {
+  // Filled after the card is in the document, so that the alert is read out.
+  const text = `This question is no longer waiting for an answer. ${REFUSED_BECAUSE[question.status] ?? ""}`.trim();
+  const alert = h("p", { class: "error-text", role: "alert" });
+  setTimeout(() => { alert.textContent = text; }, 50);
+  const dismiss = h("button", {
+    type: "button",
+    onclick: () => {
+      refused.delete(question.id);
+      store.emit("question.dismissed", { question_id: question.id });
+    },
+  }, "Dismiss", h("span", { class: "visually-hidden" }, ` the notice about ${question.prompt}`));
+  return [alert, h("div", { class: "row" }, dismiss)];
+}
+
 export function questionCard(question, store, { showTask = true } = {}) {
   const pending = question.status === "pending" && question.expires_at > nowSeconds();
   const promptId = uid("prompt");
@@ -102,6 +144,7 @@ export function questionCard(question, store, { showTask = true } = {}) {
   } else if (question.status === "answered") {
     card.append(h("p", null, h("span", { class: "muted" }, "Answer: "), h("span", { class: "answer" }, question.answer)));
   }
+  if (!pending && refused.has(question.id)) card.append(...refusedNotice(question, store));
   return card;
 }
 
@@ -124,8 +167,12 @@ function answerControls(question, store, promptId) {
       if (failure.status === 409) {
         error.textContent = "This question is no longer waiting for an answer.";
         error.hidden = false;
+        refused.add(question.id);
         const fresh = await api("GET", `/v1/questions/${enc(question.id)}`).catch(() => null);
+        // The card is drawn again with what happened instead, and the notice in it.
+        // Without it the card stays as it is, with the sentence above.
         if (fresh) store.apply("question.updated", { question: fresh });
+        else refused.delete(question.id);
       } else if (failure.status === 422) {
         error.textContent = failure.fields.answer || failure.message;
         error.hidden = false;

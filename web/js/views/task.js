@@ -3,7 +3,7 @@
 
 import { api, enc } from "../api.js";
 import { announce, showError } from "../announce.js";
-import { PRIORITY_LABELS, STATUS_LABELS, emptyLine, keyLabelElement, priorityChip, progressBar, questionCard, relabelKeys, statusChip } from "../components.js";
+import { PRIORITY_LABELS, STATUS_LABELS, emptyLine, keyLabelElement, priorityChip, progressBar, questionCard, questionVersion, relabelKeys, statusChip } from "../components.js";
 import { confirmDialog } from "../dialog.js";
 import { h, replace, syncList } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
@@ -81,7 +81,7 @@ export function mount(main, params, { store, navigate }) {
   const renderQuestions = () => {
     const list = store.questionsOfTask(id);
     if (list.length === 0) replace(questions, emptyLine("No questions about this task."));
-    else syncList(questions, list, (q) => q.id, (q) => `${q.status}|${store.keyLabel(q.key_id)}`, (q) => questionCard(q, store, { showTask: false }));
+    else syncList(questions, list, (q) => q.id, (q) => questionVersion(q, store), (q) => questionCard(q, store, { showTask: false }));
   };
 
   async function remove() {
