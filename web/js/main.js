@@ -94,9 +94,16 @@ store.on((name, data) => {
   }
 });
 
+const CONNECTION_TEXT = {
+  reconnecting: "Reconnecting…",
+  stalled: "Live updates are not coming through. Reload the page for what changed since.",
+  error: "Could not load everything. Retrying…",
+};
+
 function setConnection(state) {
-  connection.hidden = state === "live";
-  connection.textContent = state === "reconnecting" ? "Reconnecting…" : state === "error" ? "Could not load everything. Retrying…" : "";
+  const text = CONNECTION_TEXT[state] ?? "";
+  connection.hidden = !text;
+  if (connection.textContent !== text) connection.textContent = text;
   document.body.dataset.live = state;
 }
 
