@@ -9,6 +9,7 @@ import { h, replace } from "../dom.js";
 import { formatDate, timeElement } from "../time.js";
 import { messageForm } from "./message-dialog.js";
 
+const ONE_LINE = new Set(["When", "Duration", "Host"]);
 const KIND_LABELS = { task_assigned: "Task assigned", task_changed: "Task changed", task_deleted: "Task deleted", answer: "Answer", message: "Message" };
 
 export function mount(main, params, { store }) {
@@ -95,7 +96,8 @@ export function mount(main, params, { store }) {
 
   function activityRow(entry) {
     const result = entry.status === "ok" ? "OK" : `${entry.code ?? "error"}${entry.message ? `: ${entry.message}` : ""}`;
-    const cell = (label, ...content) => h("td", { "data-label": label, role: "cell" }, ...content);
+    // A time, a duration or a host name split over two lines reads as two values.
+    const cell = (label, ...content) => h("td", { "data-label": label, role: "cell", class: ONE_LINE.has(label) ? "one-line" : null }, ...content);
     return h("tr", { class: entry.status === "ok" ? "" : "activity-error", role: "row" },
       cell("When", h("time", { datetime: new Date(entry.at * 1000).toISOString() }, formatDate(entry.at))),
       cell("Action", h("code", null, entry.action), h("span", { class: "muted small" }, ` (${entry.surface})`)),
