@@ -206,10 +206,14 @@ function answerControls(question, store, promptId) {
   }
   const buttons = [];
   const group = h("div", { class: "choices", role: "group", "aria-labelledby": promptId });
-  for (const option of question.options) {
-    const button = h("button", { type: "button", class: "primary", onclick: () => send(option, buttons) }, option);
+  // Yes and No differ in fill and in a mark, not by colour alone; the mark is not read out.
+  const confirm = question.kind === "confirm";
+  question.options.forEach((option, index) => {
+    const mark = confirm ? h("span", { class: "choice-mark", "aria-hidden": "true" }, index === 0 ? "✓" : "✕") : null;
+    const kind = confirm ? (index === 0 ? "primary choice-yes" : "choice-no") : "primary";
+    const button = h("button", { type: "button", class: kind, onclick: () => send(option, buttons) }, mark, option);
     buttons.push(button);
     group.append(button);
-  }
+  });
   return h("div", null, group, error);
 }
