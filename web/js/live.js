@@ -36,6 +36,11 @@ export class LiveConnection {
   start() {
     this.stopped = false;
     this.open();
+    // An agent that only reads makes no event: the keys again each minute, for "Last used".
+    clearInterval(this.keysInterval);
+    this.keysInterval = setInterval(() => {
+      if (document.visibilityState === "visible" && this.store.loaded) this.store.refreshKeys().catch(() => {});
+    }, 60000);
     const generation = this.generation;
     this.refreshUntilDone(() => !this.stopped && this.generation === generation, 2000);
   }
@@ -45,6 +50,7 @@ export class LiveConnection {
     this.generation += 1;
     clearTimeout(this.timer);
     clearTimeout(this.readyTimer);
+    clearInterval(this.keysInterval);
     if (this.source) this.source.close();
     this.source = null;
   }
