@@ -118,6 +118,8 @@ function refusedNotice(question, store) {
   setTimeout(() => { alert.textContent = text; }, 50);
   const dismiss = h("button", {
     type: "button",
+    class: "refused-dismiss",
+    dataset: { questionId: question.id },
     onclick: () => {
       refused.delete(question.id);
       store.emit("question.dismissed", { question_id: question.id });
@@ -173,6 +175,11 @@ function answerControls(question, store, promptId) {
         // Without it the card stays as it is, with the sentence above.
         if (fresh) store.apply("question.updated", { question: fresh });
         else refused.delete(question.id);
+        // The card was drawn again (perhaps after the stream's event took the old one away):
+        // the focus goes to it rather than staying lost on the heading.
+        const dismiss = document.querySelector(`button.refused-dismiss[data-question-id="${CSS.escape(question.id)}"]`);
+        const active = document.activeElement;
+        if (dismiss && (!active || active === document.body || active.matches("h1") || !active.isConnected)) dismiss.focus();
       } else if (failure.status === 422) {
         error.textContent = failure.fields.answer || failure.message;
         error.hidden = false;
