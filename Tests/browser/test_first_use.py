@@ -95,6 +95,9 @@ def test_the_lists_load_when_the_event_stream_cannot_connect(relaydeck, page, co
     sign_in_with_token(page, relaydeck, token)
     expect_lists(page)
     expect(page.get_by_role("status").filter(has_text="Reconnecting…")).to_be_visible()
+    # Past the wait for `ready`: a stream that fails says it reconnects, not that it is held.
+    page.wait_for_timeout(5500)
+    expect(page.get_by_role("status").filter(has_text="Reconnecting…")).to_be_visible()
     console.errors[:] = [e for e in console.errors if "ERR_FAILED" not in e]
     console.assert_clean()
 

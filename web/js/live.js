@@ -70,10 +70,15 @@ export class LiveConnection {
     this.source = source;
     // `ready` comes at once from the server; when it does not, something between holds the
     // stream (a buffering proxy) and the person should know that nothing updates by itself.
-    clearTimeout(this.readyTimer);
-    this.readyTimer = setTimeout(() => {
-      if (this.source === source && this.streamState !== "live") this.setStream("stalled");
-    }, 5000);
+    // Armed at each connect (EventSource's own reconnects included), disarmed by an error.
+    const expectReady = () => {
+      clearTimeout(this.readyTimer);
+      this.readyTimer = setTimeout(() => {
+        if (this.source === source && this.streamState !== "live") this.setStream("stalled");
+      }, 5000);
+    };
+    expectReady();
+    source.addEventListener("open", expectReady);
     source.addEventListener("ready", (event) => {
       this.retry = 1000;
       clearTimeout(this.readyTimer);
@@ -95,6 +100,7 @@ export class LiveConnection {
     });
     source.addEventListener("error", () => {
       if (this.source !== source) return;
+      clearTimeout(this.readyTimer);
       this.setStream("reconnecting");
       if (source.readyState === EventSource.CLOSED) this.scheduleReopen();
     });
