@@ -20,9 +20,12 @@ public struct Services {
     public let webPush: WebPushSubscriptions
     /// How the pushes sent ended (`/metrics`); the push wiring adds its service.
     public let pushCounts = PushCounts()
+    /// Web Push's planner, always on the hub: a browser needs no setting to subscribe. Its
+    /// messages wait in the outbox until a dispatcher sends them (the daemon's wiring).
+    public let webPushPlanner: WebPushPlanner
 
-    /// The push planner, when push is on (`EventHub.planner`).
-    public var push: PushPlanner? { hub.planner as? PushPlanner }
+    /// The APNs planner, when APNs is set (`EventHub.planners`).
+    public var push: PushPlanner? { hub.planners.lazy.compactMap { $0 as? PushPlanner }.first }
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
@@ -40,5 +43,7 @@ public struct Services {
         activity = ActivityLog(store: store, clock: clock, random: random)
         webSignIn = WebSignIn(store: store, clock: clock, random: random)
         webPush = WebPushSubscriptions(store: store, clock: clock)
+        webPushPlanner = WebPushPlanner(clock: clock)
+        hub.planners.append(webPushPlanner)
     }
 }

@@ -29,12 +29,10 @@ public final class PushDispatcher {
     private let counts: PushCounts.Service?
     /// The IDs of the jobs handed to the sender and not answered yet.
     private var sending: Set<Int64> = []
-    private var drainQueued = false
-    private var timer: LoopTimer?
-    private var timerDue: Int64?
+    private let schedule: DrainSchedule
     /// After `stop`: answers that still come change nothing, so what was in flight stays in
     /// the outbox for the next start.
-    private var stopped = false
+    private var stopped: Bool { schedule.stopped }
 
     public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending,
                 counts: PushCounts.Service? = nil) {
@@ -43,6 +41,8 @@ public final class PushDispatcher {
         self.outbox = outbox
         self.sender = sender
         self.counts = counts
+        schedule = DrainSchedule(loop: loop, clock: clock)
+        schedule.drain = { [unowned self] in drain() }
     }
 
     /// How many pushes wait for APNs's answer.
@@ -50,24 +50,20 @@ public final class PushDispatcher {
 
     /// Drains soon: after the current event (a request and its answer) is handled.
     public func kick() {
-        guard !drainQueued, !stopped else { return }
-        drainQueued = true
-        loop.atEndOfTurn(.pushes) { [weak self] in self?.drain() }
+        schedule.kick()
     }
 
     private func drain() {
-        drainQueued = false
-        guard !stopped else { return }
         do {
             try outbox.openDueWindows()
             let free = Self.maxInFlight - sending.count
             if free > 0 {
                 for job in try outbox.dueJobs(limit: free, excluding: sending) { send(job) }
             }
-            if let next = try outbox.nextDue() { wake(at: next) }
+            if let next = try outbox.nextDue() { schedule.wake(at: next) }
         } catch {
             Log.warn("could not read the push outbox; trying again", ["error": String(describing: error)])
-            arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
+            schedule.arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
         }
     }
 
@@ -103,7 +99,7 @@ public final class PushDispatcher {
         } catch {
             // The job stays in the outbox and goes again with the next drain.
             Log.warn("could not record a push's result", ["error": String(describing: error)])
-            arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
+            schedule.arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
         }
         kick()
     }
@@ -132,32 +128,9 @@ public final class PushDispatcher {
         ]
     }
 
-    // MARK: The timer
-
-    /// Drains at `at` (wall milliseconds) unless the timer is already due earlier.
-    private func wake(at due: Int64) {
-        if let timerDue, timerDue <= due, timer != nil { return }
-        arm(at: due)
-    }
-
-    private func arm(at due: Int64) {
-        if let timer { loop.cancel(timer) }
-        timerDue = due
-        let delay = TimeSpan(nanoseconds: max(0, due - clock.wallMillis) * 1_000_000)
-        timer = loop.schedule(after: delay) { [weak self] in
-            guard let self else { return }
-            timer = nil
-            timerDue = nil
-            drain()
-        }
-    }
-
     /// Stops for good (at the server's stop, before the store closes): no more drains, and
     /// the outbox keeps what was not sent or not answered.
     public func stop() {
-        stopped = true
-        if let timer { loop.cancel(timer) }
-        timer = nil
-        timerDue = nil
+        schedule.stop()
     }
 }

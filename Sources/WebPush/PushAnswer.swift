@@ -10,6 +10,11 @@ public struct PushAnswer: Sendable, Equatable {
     /// absent or unreadable.
     public let retryAfterSeconds: Int64?
 
+    public init(status: Int, retryAfterSeconds: Int64?) {
+        self.status = status
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
     /// What to do with the subscription and the message.
     public enum Verdict: Sendable, Equatable {
         /// `201` (and any 2xx): the service took it.

@@ -3,7 +3,10 @@ import APNs
 import Clock
 import EventLoop
 import PushDispatch
+import Logging
 import Relaydeck
+import TLS
+import WebPush
 
 /// The wiring of push (`push.md`): the planner on the hub, so every change writes its pushes
 /// to the outbox in its own transaction; the APNs client; and the dispatcher that drains the
@@ -26,7 +29,7 @@ struct PushWiring {
                                         sender: client,
                                         counts: services.pushCounts.service("apns", outcomes: APNsResult.outcomes))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
-        services.hub.planner = planner
+        services.hub.planners.append(planner)
         return PushWiring(client: client, dispatcher: dispatcher)
     }
 
@@ -55,4 +58,33 @@ struct PushWiring {
         dispatcher.stop()
         client.shutdown()
     }
+}
+
+/// The wiring of Web Push (issue 21), on whatever else is set: the planner (on the hub from
+/// the start, `Services`) kicks the dispatcher; the sender with the system's roots (and `WEB_PUSH_CA_FILE`'s), and the dispatcher that drains
+/// the Web Push outbox after each commit.
+struct WebPushWiring {
+    let dispatcher: WebPushDispatcher
+
+    static func install(_ config: Config, services: Services, loop: EventLoop) throws -> WebPushWiring {
+        let clock = SystemClock.shared
+        let planner = services.webPushPlanner
+        let tls = try TLSClientContext(extraCAFile: config.webPushCAFile)
+        let sender = WebPushSender(loop: loop, tls: tls, allowsPrivateHosts: config.webPushAllowPrivateHosts)
+        let subscriptions = services.webPush
+        let dispatcher = WebPushDispatcher(
+            loop: loop, clock: clock, outbox: WebPushOutbox(store: services.store, clock: clock), sender: sender,
+            key: { try subscriptions.vapidKey() }, subject: config.webPushContact,
+            counts: services.pushCounts.service("webpush", kinds: PushCounts.webPushKinds,
+                                                outcomes: WebPushDispatcher.outcomes))
+        planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
+        if let problem = config.webPushContactProblem {
+            Log.warn("Safari's push service (iPhone, iPad, Mac) refuses this Web Push contact; set WEB_PUSH_SUBJECT to a mailto: address or an https: URL of a public name",
+                     ["contact": config.webPushContact, "reason": problem])
+        }
+        return WebPushWiring(dispatcher: dispatcher)
+    }
+
+    func start() { dispatcher.kick() }
+    func stop() { dispatcher.stop() }
 }

@@ -24,6 +24,7 @@ final class Daemon {
     private let notifier: SystemdNotifier?
     /// Nil while push is off.
     private let pushes: PushWiring?
+    private let webPushes: WebPushWiring
     /// HTTPS (`TLS_CERT_FILE`, `TLS_KEY_FILE`); nil serves plain HTTP.
     private var tls: TLSTransportFactory?
     private var addresses: [String] = []
@@ -57,6 +58,7 @@ final class Daemon {
         apiConfiguration.publicOrigin = config.publicURL
         apiConfiguration.serverVersion = Version.current
         pushes = try PushWiring.install(config.apns, services: services, loop: loop)
+        webPushes = try WebPushWiring.install(config, services: services, loop: loop)
         apiConfiguration.pushEnabled = config.apns != nil
         apiConfiguration.servesHTTPS = config.tlsCertFile != nil
         apiConfiguration.metricsToken = config.metricsToken
@@ -112,6 +114,7 @@ final class Daemon {
         maintenance.startRetention()
         // What a previous run left in the outbox goes now.
         pushes?.start()
+        webPushes.start()
         do {
             try listen()
         } catch {
@@ -243,6 +246,7 @@ final class Daemon {
         server.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) { [unowned self] in
             // Pushes not answered yet stay in the outbox for the next start.
             self.pushes?.stop()
+            self.webPushes.stop()
             self.api.flushActivity()
             self.store.close()
             self.loop.stop()

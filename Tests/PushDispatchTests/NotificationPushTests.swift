@@ -109,7 +109,7 @@ import Testing
         let task = try push.task(agent, priority: .urgent)
         push.settle()
         push.sender.clear()
-        let count = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Approve the deploy", body: "The build is ready.", taskID: task.id)
         push.settle()
         #expect(count == 2)
@@ -130,7 +130,7 @@ import Testing
         let family = "👨‍👩‍👧‍👦"
         let title = String(repeating: family, count: 16)
         let body = String(repeating: family, count: 160)
-        _ = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        _ = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                         title: title, body: body, taskID: nil)
         push.settle()
         let request = try #require(push.sender.requests.first)
@@ -149,7 +149,7 @@ import Testing
         let push = try PushHarness(settings: PushSettings(bundleID: "com.example.deck"))
         let agent = try push.agent()
         try push.device(agent.accountID, id: PushHarness.watch, platform: .watchos)
-        let count = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         push.settle()
         #expect(count == 1)
@@ -160,7 +160,7 @@ import Testing
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil)
-        let count = try push.planner.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         #expect(count == 0)
         #expect(try push.outbox.jobCount() == 0)

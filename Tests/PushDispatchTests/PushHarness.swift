@@ -73,7 +73,7 @@ final class PushHarness {
         #expect(try store.open())
         loop = try EventLoop(clock: clock)
         planner = PushPlanner(settings: settings, clock: clock)
-        hub.planner = planner
+        hub.planners = [planner]
         outbox = Outbox(store: store, clock: clock, planner: planner)
         dispatcher = PushDispatcher(loop: loop, clock: clock, outbox: outbox, sender: sender,
                                     counts: counts.service("apns", outcomes: APNsResult.outcomes))

@@ -11,6 +11,8 @@ import Testing
     final class RecordingPlanner: ChangePlanner {
         private(set) var planned: [Change] = []
         func plan(_ changes: [Change], in db: Database) throws { planned += changes }
+        func message(_ db: Database, accountID: String, keyID: String, title: String, body: String,
+                     taskID: String?) throws -> Int { 0 }
     }
 
     struct Boom: Error {}
@@ -26,7 +28,7 @@ import Testing
             test = try TestStore(kind)
             let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck", watchBundleID: nil),
                                       clock: test.clock)
-            test.hub.planner = planner
+            test.hub.planners = [planner]
             let (account, _, keys) = try test.account(withKeys: 1)
             key = keys[0].key
             agent = test.agent(key)
@@ -142,7 +144,7 @@ import Testing
     func everyPublishedChangeWasPlannedOnceKeysChangesIncluded(_ kind: StoreKind) throws {
         let test = try TestStore(kind)
         let planner = RecordingPlanner()
-        test.hub.planner = planner
+        test.hub.planners = [planner]
         let (account, _, keys) = try test.account(withKeys: 1)
         let key = keys[0].key
         _ = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))

@@ -9,7 +9,8 @@ than 24 h ahead, `sub` a `mailto:` or `https:` URI; `Content-Encoding: aes128gcm
 decrypts the body with the subscription's private key (RFC 8291, as a browser does) and records
 the plaintext. It answers `201`, or what the subscription's script says (`410`, `429` with a
 `Retry-After`, `500`, ...): a subscription made with script `[429, 201]` answers the first push
-429 and every later one 201.
+429 and every later one 201. A script's `0` holds that answer for 5 seconds, then answers 201
+(a service slower than the sender's patience; the request is recorded with status 0 at once).
 
 As a program: `python webpush_mock.py --ready-file F --events-file E [--subscription ID:STATUS,...]...`.
 It writes `{"port", "origin", "ca_file", "subscriptions": {ID: {"endpoint", "p256dh", "auth"}}}`
@@ -183,7 +184,17 @@ class WebPushMock:
                 event["decrypt_error"] = repr(error)
                 status = 400
         event["status"] = status
+        event["at"] = time.time()
         self.record(event)
+        if status == 0:
+            time.sleep(5)
+            status = 201
+        try:
+            self.answer(request, status)
+        except OSError:
+            pass  # the sender gave up and closed the connection
+
+    def answer(self, request: http.server.BaseHTTPRequestHandler, status: int) -> None:
         request.send_response(status)
         if status == 429 or status >= 500:
             request.send_header("Retry-After", "1")

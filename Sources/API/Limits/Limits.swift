@@ -14,7 +14,7 @@ public enum Limits {
     /// "So many per period" for each key of a `RateLimiter`; the case is also the limit's
     /// label under `relaydeck_rate_limit_refusals_total`.
     public enum Rate: Int, CaseIterable, Sendable {
-        case requests, accounts, challenges, messages, notify, webSignIn, webChallenges
+        case requests, accounts, challenges, messages, notify, webSignIn, webChallenges, webPushTests
 
         /// The `/metrics` label.
         public var name: String {
@@ -26,6 +26,7 @@ public enum Limits {
             case .notify: "notify_user"
             case .webSignIn: "web_sign_in"
             case .webChallenges: "web_challenges"
+            case .webPushTests: "web_push_tests"
             }
         }
 
@@ -41,12 +42,14 @@ public enum Limits {
             // for 5 minutes, so one address must not fill the book for everyone.
             case .webSignIn: 20
             case .webChallenges: 60
+            // Test notifications (`POST /v1/web-push/subscriptions/{id}/test`) of an account.
+            case .webPushTests: 5
             }
         }
 
         public var period: Period {
             switch self {
-            case .requests, .webSignIn, .webChallenges: .minute
+            case .requests, .webSignIn, .webChallenges, .webPushTests: .minute
             case .accounts, .challenges, .messages, .notify: .hour
             }
         }
@@ -57,7 +60,7 @@ public enum Limits {
             case .requests: "RATE_LIMIT_REQUESTS_PER_MINUTE"
             case .accounts: "RATE_LIMIT_ACCOUNTS_PER_HOUR"
             case .challenges: "RATE_LIMIT_CHALLENGES_PER_HOUR"
-            case .messages, .notify, .webSignIn, .webChallenges: nil
+            case .messages, .notify, .webSignIn, .webChallenges, .webPushTests: nil
             }
         }
 
@@ -67,7 +70,7 @@ public enum Limits {
             case .requests: configuration.requestsPerMinute
             case .accounts: configuration.accountsPerHour
             case .challenges: configuration.challengesPerHour
-            case .messages, .notify, .webSignIn, .webChallenges: count
+            case .messages, .notify, .webSignIn, .webChallenges, .webPushTests: count
             }
         }
 
@@ -79,7 +82,7 @@ public enum Limits {
                 // A tool error, which has no headers to carry `Retry-After`.
                 return APIError(429, "rate_limited",
                                 "A key can call notify_user \(count) times in one \(period.word). Try again in \(seconds) seconds.")
-            case .requests, .accounts, .challenges, .messages, .webSignIn, .webChallenges:
+            case .requests, .accounts, .challenges, .messages, .webSignIn, .webChallenges, .webPushTests:
                 return .rateLimited(retryAfter: seconds)
             }
         }

@@ -57,9 +57,10 @@ extension MCPTools {
     }
 
     /// `mcp.md#notify-the-person`: `Limits.Rate.notify` (30 calls an hour) for each key. One
-    /// visible notification to each device of the account with an `apns_token`, queued in the outbox in this
-    /// request's transaction and sent after the answer: `{"sent": true, "devices": N}`, or
-    /// `{"sent": false, "devices": 0}` when push is off or no device has a token.
+    /// visible notification to each device of the account with an `apns_token` and to each of
+    /// its Web Push subscriptions (a browser is one of the person's devices), queued in the
+    /// outboxes in this request's transaction and sent after the answer:
+    /// `{"sent": true, "devices": N}`, or `{"sent": false, "devices": 0}` when there is none.
     func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
         reader.require("title")
         reader.require("body")
@@ -70,9 +71,10 @@ extension MCPTools {
         if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
         try context.notifyLimiter.admit(invocation.use.keyID, now: context.nowMicros)
         var devices = 0
-        if let push = services.push, let title, let body {
-            devices = try push.notifyUser(services.store, accountID: invocation.use.accountID, keyID: invocation.use.keyID,
-                                          title: title.value, body: body.value, taskID: taskID)
+        if let title, let body {
+            devices = try services.hub.notifyUser(services.store, accountID: invocation.use.accountID,
+                                                  keyID: invocation.use.keyID, title: title.value, body: body.value,
+                                                  taskID: taskID)
         }
         let structured = Self.written { writer in
             writer.beginObject()
@@ -84,7 +86,7 @@ extension MCPTools {
         }
         let summary = devices > 0
             ? "Sent to \(devices) device\(devices == 1 ? "" : "s")."
-            : "Not sent: push is off on this server, or no device of the person has a push token."
+            : "Not sent: no device or browser of the person gets notifications from this server."
         return .result(structured, summary: summary)
     }
 }

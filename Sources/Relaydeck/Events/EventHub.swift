@@ -6,15 +6,28 @@ import SQLite
 /// changes in the order they were committed. Subscribers run synchronously on the loop
 /// thread: they must be quick (queue a frame, note a wake-up), never block. Loop thread only.
 public final class EventHub {
-    /// What turns changes into rows of the push outbox, inside the transaction that makes
-    /// them (`PushPlanner`); nil when push is off.
-    public var planner: (any ChangePlanner)?
+    /// What turns changes into rows of the push outboxes, inside the transaction that makes
+    /// them: `WebPushPlanner` always, `PushPlanner` (APNs) when its settings are given.
+    public var planners: [any ChangePlanner] = []
 
     /// The unit of work calls this when a change is recorded: what it writes commits or
     /// rolls back with the change.
     func plan(_ changes: [Change], in db: Database) throws {
-        guard let planner, !changes.isEmpty else { return }
-        try planner.plan(changes, in: db)
+        guard !changes.isEmpty else { return }
+        for planner in planners { try planner.plan(changes, in: db) }
+    }
+
+    /// `notify_user` (`mcp.md#notify-the-person`): each planner's visible notification, in one
+    /// write (a savepoint of the request's transaction). Returns how many devices and browsers
+    /// it goes to.
+    public func notifyUser(_ store: Store, accountID: String, keyID: String, title: String, body: String,
+                           taskID: String?) throws -> Int {
+        guard !planners.isEmpty else { return 0 }
+        return try store.write { db in
+            try planners.reduce(0) { sum, planner in
+                sum + (try planner.message(db, accountID: accountID, keyID: keyID, title: title, body: body, taskID: taskID))
+            }
+        }
     }
 
     public typealias Subscriber = (Change) -> Void
@@ -71,4 +84,7 @@ public final class EventHub {
 /// Writes what a change must cause later (the pushes), in the change's own transaction.
 public protocol ChangePlanner: AnyObject {
     func plan(_ changes: [Change], in db: Database) throws
+    /// `notify_user`'s notification, inside the caller's write; how many it goes to.
+    func message(_ db: Database, accountID: String, keyID: String, title: String, body: String,
+                 taskID: String?) throws -> Int
 }

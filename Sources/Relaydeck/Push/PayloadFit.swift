@@ -1,4 +1,5 @@
-/// APNs refuses a payload over 4 KB (`413 PayloadTooLarge`), and a text rule bounds characters,
+/// APNs refuses a payload over 4 KB (`413 PayloadTooLarge`; a Web Push message is kept under
+/// 3,000 bytes, `WebPushPayload.limit`), and a text rule bounds characters,
 /// not bytes: a notification body of 1,000 characters may be many kilobytes of emoji. So the
 /// texts of a visible notification or a Live Activity are shortened, by whole characters and
 /// with an ellipsis, until the payload fits, rather than the person getting nothing.
@@ -10,7 +11,7 @@ enum PayloadFit {
     /// order given (the most expendable first), each only after the one before is used up.
     /// A text may appear more than once in a payload, so each keeps the longest start that
     /// fits, found by bisection (a handful of builds, and only for a payload too large).
-    static func fit(_ texts: [String], build: ([String]) -> [UInt8]) -> [UInt8] {
+    static func fit(_ texts: [String], limit: Int = PayloadFit.limit, build: ([String]) -> [UInt8]) -> [UInt8] {
         var texts = texts
         var payload = build(texts)
         var index = 0

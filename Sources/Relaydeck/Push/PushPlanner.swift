@@ -6,7 +6,7 @@ import SQLite
 /// in the change's own transaction: a notification or a Live Activity `start` or `end` as a
 /// job with its payload, a Live Activity `update` or a widget reload as a window
 /// (`push_windows`) whose payload is built when it is sent, so it carries the newest state.
-/// Installed on the hub (`EventHub.planner`) only when push is on. Loop thread only.
+/// Installed on the hub (`EventHub.planners`) only when APNs is set. Loop thread only.
 public final class PushPlanner: ChangePlanner {
     /// At most one Live Activity `update` per task in this time (`push.md#live-activity`).
     public static let activityWindowMillis: Int64 = 5_000
@@ -33,15 +33,6 @@ public final class PushPlanner: ChangePlanner {
             planned = try plan(change, db, now: now) || planned
         }
         if planned { onPlanned?() }
-    }
-
-    /// `notify_user` (`mcp.md#notify-the-person`) in its own write (a savepoint of the
-    /// request's transaction): see `message`.
-    public func notifyUser(_ store: Store, accountID: String, keyID: String, title: String, body: String,
-                           taskID: String?) throws -> Int {
-        try store.write { db in
-            try message(db, accountID: accountID, keyID: keyID, title: title, body: body, taskID: taskID)
-        }
     }
 
     /// `notify_user` (`mcp.md#notify-the-person`): a visible notification to each device of

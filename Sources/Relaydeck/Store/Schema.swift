@@ -416,6 +416,27 @@ public enum Schema {
             ) STRICT;
             CREATE INDEX web_push_subscriptions_by_endpoint ON web_push_subscriptions(endpoint);
             """),
+        // Web Push's outbox (issue 21): a push planned in a change's own transaction, its payload
+        // in clear (encrypted at each send, for the subscription's keys of then), until the
+        // push service took it, refused it for good, or `expires_at` passed (a question's
+        // expiry, else 24 hours after it was planned: the time retries stop).
+        Migration(version: 11, name: "web push outbox", sql: """
+            CREATE TABLE web_push_jobs (
+                id INTEGER PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                subscription_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                urgency TEXT NOT NULL,
+                topic TEXT,
+                payload BLOB NOT NULL,
+                expires_at INTEGER NOT NULL,
+                due_at INTEGER NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX web_push_jobs_due ON web_push_jobs(due_at);
+            CREATE INDEX web_push_jobs_by_subscription ON web_push_jobs(account_id, subscription_id);
+            """),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift

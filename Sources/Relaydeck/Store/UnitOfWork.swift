@@ -2,7 +2,7 @@ import SQLite
 
 /// One write transaction of the store and the changes recorded in it. It runs BEGIN, COMMIT
 /// and ROLLBACK, and what follows from them: a change recorded in it is planned at once (the
-/// pushes it causes are rows of the same transaction, `EventHub.planner`) and published once
+/// pushes it causes are rows of the same transaction, `EventHub.planners`) and published once
 /// the COMMIT succeeded, with the others in the order they were recorded; a savepoint that
 /// rolls back drops the changes recorded in it (their planned rows go with the SQL), and a
 /// failed COMMIT or a ROLLBACK drops them all. So no service announces a change itself, and

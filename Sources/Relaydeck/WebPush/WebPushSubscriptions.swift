@@ -80,6 +80,7 @@ public final class WebPushSubscriptions {
     public func delete(accountID: String, id: String) throws {
         try store.write { db in
             guard try db.statement(SQL.delete).run(.text(accountID), .text(id)) == 1 else { throw Self.notFound }
+            try db.statement(WebPushOutbox.SQL.deleteJobsOfSubscription).run(.text(accountID), .text(id))
         }
     }
 
@@ -105,6 +106,8 @@ public final class WebPushSubscriptions {
         static let get = "SELECT \(columns) FROM web_push_subscriptions WHERE account_id = ? AND id = ?"
         static let list = "SELECT \(columns) FROM web_push_subscriptions WHERE account_id = ? ORDER BY created_at, rowid"
         static let count = "SELECT count(*) AS n FROM web_push_subscriptions WHERE account_id = ?"
+        static let ids = "SELECT id FROM web_push_subscriptions WHERE account_id = ? ORDER BY created_at, rowid"
+        static let exists = "SELECT 1 FROM web_push_subscriptions WHERE account_id = ? AND id = ?"
         static let releaseEndpoint = """
             DELETE FROM web_push_subscriptions WHERE endpoint = ? AND NOT (account_id = ? AND id = ?)
             """

@@ -30,6 +30,17 @@ extension ConfigReader {
     /// `ACCOUNT_STORAGE_LIMIT`: from 1 KiB (for tests) to 1024 GiB.
     static let storageLimitRange = (1 << 10)...(1 << 40)
 
+    /// `WEB_PUSH_SUBJECT`: a `mailto:` address or an `https:` URL (RFC 8292's `sub`).
+    func webPushSubject() throws(ConfigError) -> String? {
+        guard let text = value("WEB_PUSH_SUBJECT") else { return nil }
+        let mail = text.hasPrefix("mailto:") && text.dropFirst(7).contains("@")
+        let web = text.hasPrefix("https://") && text.utf8.count > 8
+        guard (mail || web) && text.utf8.count <= 512 && !text.contains(where: { $0.isWhitespace }) else {
+            throw ConfigError("WEB_PUSH_SUBJECT", "must be a mailto: address or an https: URL (got \(ConfigError.quoted(text)))")
+        }
+        return text
+    }
+
     func config() throws(ConfigError) -> Config {
         var config = Config()
         if let text = value("LISTEN") {
@@ -49,6 +60,8 @@ extension ConfigReader {
         config.accountStorageLimit = try bytes("ACCOUNT_STORAGE_LIMIT", default: StorageQuota.defaultLimit, in: Self.storageLimitRange)
         config.trustedProxies = try trustedProxies()
         config.webPushAllowPrivateHosts = try choice("WEB_PUSH_ALLOW_PRIVATE_HOSTS", ["true", "false"], default: "false") == "true"
+        config.webPushSubject = try webPushSubject()
+        config.webPushCAFile = try file("WEB_PUSH_CA_FILE", containing: "-----BEGIN CERTIFICATE-----", what: "PEM certificate")
         config.appTOTPSecret = try totpSecret()
         config.appAttestAppIDs = try appAttestAppIDs()
         if config.appAttestAppIDs.isEmpty {

@@ -18,6 +18,8 @@ extension Config: CustomStringConvertible, CustomReflectable {
             ("RATE_LIMIT_CHALLENGES_PER_HOUR", String(rateLimitChallengesPerHour)),
             ("ACCOUNT_CREATION", accountCreationOpen ? "open" : "closed"),
             ("WEB_PUSH_ALLOW_PRIVATE_HOSTS", webPushAllowPrivateHosts ? "true" : "false"),
+            ("WEB_PUSH_SUBJECT", webPushSubject ?? "(\(webPushContact))"),
+            ("WEB_PUSH_CA_FILE", webPushCAFile ?? "(system)"),
             ("ACCOUNT_STORAGE_LIMIT", ConfigSyntax.byteText(accountStorageLimit)),
             ("TRUSTED_PROXIES", trustedProxies.isEmpty ? "(none)" : trustedProxies.map(\.description).joined(separator: ",")),
             ("APP_TOTP_SECRET", appTOTPSecret == nil ? "(off)" : "(set)"),

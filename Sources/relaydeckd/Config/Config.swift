@@ -72,6 +72,37 @@ struct Config: Sendable {
     /// `WEB_PUSH_ALLOW_PRIVATE_HOSTS` (`true`/`false`, default false): Web Push subscriptions
     /// may name push services on this machine or its networks.
     var webPushAllowPrivateHosts = false
+    /// `WEB_PUSH_SUBJECT`: the contact push services see in the VAPID token (`mailto:` or
+    /// `https:`); nil for `PUBLIC_URL` (see `webPushContact`).
+    var webPushSubject: String?
+    /// `WEB_PUSH_CA_FILE`: a PEM file of extra trusted CAs for push services (tests' mock).
+    var webPushCAFile: String?
+
+    /// The VAPID `sub`: `WEB_PUSH_SUBJECT`, else `PUBLIC_URL`, else a placeholder address.
+    var webPushContact: String {
+        webPushSubject ?? publicURL ?? "mailto:relaydeck@localhost"
+    }
+
+    /// Why Apple's push service (Safari, iPhone) would refuse `webPushContact` (it answers
+    /// `403 BadJwtToken` to a `sub` that is not `mailto:` or `https:`, or names localhost);
+    /// nil when it looks usable.
+    var webPushContactProblem: String? {
+        let contact = webPushContact
+        let host: Substring
+        if contact.hasPrefix("mailto:") {
+            host = contact.split(separator: "@").last ?? ""
+        } else if contact.hasPrefix("https://") {
+            host = contact.dropFirst(8).split(separator: "/").first?.split(separator: ":").first ?? ""
+        } else {
+            return "it is not a mailto: address or an https: URL"
+        }
+        let name = host.lowercased()
+        if name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.first == "["
+            || name.allSatisfy({ $0.isNumber || $0 == "." }) {
+            return "it names \(name), which is not a public name"
+        }
+        return nil
+    }
     /// `APP_TOTP_SECRET` (or `_FILE`, or the credential): base32, at least 16 bytes decoded.
     /// Turns the app code check on. Secret.
     var appTOTPSecret: [UInt8]?

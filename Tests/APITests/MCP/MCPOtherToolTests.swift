@@ -26,7 +26,7 @@ import Testing
 
     @Test func notifyUserWithPushOnCountsTheDevicesWithAnAPNsTokenAndQueuesOnePushEach() throws {
         let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck"), clock: api.clock)
-        api.services.hub.planner = planner
+        api.services.hub.planners = [planner]
         let outbox = Outbox(store: api.services.store, clock: api.clock, planner: planner)
         let none = try client.call("notify_user", #"{"title": "Deploy", "body": "Done."}"#)
         #expect(none["structuredContent"]?.description == #"{"sent":false,"devices":0}"#)

@@ -12,8 +12,12 @@ final class WebPushRoutes: RouteGroup {
     let context: APIContext
     var subscriptions: WebPushSubscriptions { context.services.webPush }
 
+    /// Test notifications: `Limits.Rate.webPushTests` for each account.
+    private var testLimiter: RateLimiter
+
     init(_ context: APIContext) {
         self.context = context
+        testLimiter = RateLimiter(.webPushTests, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
     var routes: [Route] {
@@ -27,6 +31,9 @@ final class WebPushRoutes: RouteGroup {
             Route("/v1/web-push/subscriptions/{subscription_id}", [
                 Endpoint(.put, body: true, .account { [self] call, account in try put(&call, account) }),
                 Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+            ]),
+            Route("/v1/web-push/subscriptions/{subscription_id}/test", [
+                Endpoint(.post, .account { [self] call, account in try test(&call, account) }),
             ]),
         ]
     }
@@ -87,6 +94,20 @@ final class WebPushRoutes: RouteGroup {
     func delete(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
         try subscriptions.delete(accountID: account.accountID, id: try call.path("subscription_id"))
         return Answers.noContent
+    }
+
+    /// `POST /v1/web-push/subscriptions/{subscription_id}/test`: a test notification to that
+    /// browser, queued like any other and sent after the answer: `202 {}`; `404` for an unknown
+    /// subscription; `429` past 5 a minute for the account.
+    func test(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+        let id = try call.path("subscription_id")
+        _ = try subscriptions.get(accountID: account.accountID, id: id)
+        try testLimiter.admit(account.accountID, now: context.nowMicros)
+        try context.services.webPushPlanner.test(context.services.store, accountID: account.accountID, subscriptionID: id)
+        return Answers.object(202, capacity: 8) { writer in
+            writer.beginObject()
+            writer.endObject()
+        }
     }
 
     /// The latest `expirationTime` taken: the year 9999, as far as a timestamp is written.

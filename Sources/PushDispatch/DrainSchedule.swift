@@ -1,0 +1,60 @@
+import Clock
+import EventLoop
+
+/// When a dispatcher drains its outbox: soon after a kick (at the end of the current turn,
+/// once the request that planned a push is answered), at a wall time (the next due job, a
+/// retry), and never after `stop`. One timer at a time, the earliest wanted. Loop thread only.
+final class DrainSchedule {
+    private let loop: EventLoop
+    private let clock: any Clock
+    /// The drain itself; set by the owner.
+    var drain: () -> Void = {}
+    private var queued = false
+    private var timer: LoopTimer?
+    private var timerDue: Int64?
+    private(set) var stopped = false
+
+    init(loop: EventLoop, clock: any Clock) {
+        self.loop = loop
+        self.clock = clock
+    }
+
+    /// Drains after the current event (a request and its answer) is handled.
+    func kick() {
+        guard !queued, !stopped else { return }
+        queued = true
+        loop.atEndOfTurn(.pushes) { [weak self] in
+            guard let self else { return }
+            queued = false
+            if !stopped { drain() }
+        }
+    }
+
+    /// Drains at `due` (wall milliseconds) unless the timer is already due earlier.
+    func wake(at due: Int64) {
+        if let timerDue, timerDue <= due, timer != nil { return }
+        arm(at: due)
+    }
+
+    /// Drains at `due`, replacing the timer.
+    func arm(at due: Int64) {
+        guard !stopped else { return }
+        if let timer { loop.cancel(timer) }
+        timerDue = due
+        let delay = TimeSpan(nanoseconds: max(0, due - clock.wallMillis) * 1_000_000)
+        timer = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            timer = nil
+            timerDue = nil
+            if !stopped { drain() }
+        }
+    }
+
+    /// For good: no more drains.
+    func stop() {
+        stopped = true
+        if let timer { loop.cancel(timer) }
+        timer = nil
+        timerDue = nil
+    }
+}
