@@ -9,7 +9,7 @@
 #   the safe zone (the centred circle of 80 % of the width) whatever mask Android applies.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-icons="$here/Sources/WebAssets/web/icons"
+icons="$here/web/icons"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
