@@ -17,7 +17,7 @@ const SHELL = [
   "js/time.js", "js/viewed.js", "js/views/agents.js", "js/views/key.js", "js/views/keys.js",
   "js/views/message-dialog.js", "js/views/passkey-offer.js", "js/views/questions.js",
   "js/views/settings.js", "js/views/signin.js", "js/views/task-dialog.js", "js/views/task.js",
-  "js/views/tasks.js", "js/webauthn.js", "manifest.webmanifest", "offline.html",
+  "js/views/tasks.js", "js/views/web-push.js", "js/webauthn.js", "manifest.webmanifest", "offline.html",
 ];
 
 self.addEventListener("install", (event) => {
