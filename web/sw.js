@@ -167,11 +167,13 @@ async function openConsole(url) {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const open = windows.find((client) => client.url.startsWith(scope));
   if (open) {
-    const focused = await open.focus();
-    if (focused.url !== target.href) {
-      try { return await focused.navigate(target.href); } catch { return focused; }
+    // Moved first, then focused: focus() needs the click's user activation and throws
+    // without it (or once it has run out), and the window should be at the route either way.
+    let client = open;
+    if (open.url !== target.href) {
+      try { client = (await open.navigate(target.href)) || open; } catch { client = open; }
     }
-    return focused;
+    try { return await client.focus(); } catch { return client; }
   }
   return self.clients.openWindow(target.href);
 }

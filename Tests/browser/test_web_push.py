@@ -215,6 +215,19 @@ def test_question_updated_replaces_the_questions_notification_with_a_quiet_one(r
     console.assert_clean()
 
 
+def test_a_tap_on_a_text_questions_notification_opens_the_console_at_that_question(relaydeck, new_context, console):
+    context, page, _, secret = signed_in_with_notifications(relaydeck, new_context)
+    question = relaydeck.http.ok("POST", "/v1/questions", {"prompt": "What should the release be called?", "kind": "text"}, token=secret)
+    deliver(context, page, relaydeck, question_payload(question))
+    [first] = wait_shown(context, question["id"], 1)
+    assert first["actions"] == [] and first["requireInteraction"] is True
+    worker_of(context).evaluate(CLICK, [question["id"], ""])
+    expect(page).to_have_url(relaydeck.app_url + f"#/questions/{question['id']}")
+    card = page.locator(f"li[data-key='{question['id']}']")
+    expect(card).to_be_focused()
+    console.assert_clean()
+
+
 def test_a_link_to_a_question_scrolls_to_and_focuses_it(relaydeck, new_context, console):
     context, page, _, secret = signed_in_with_notifications(relaydeck, new_context)
     question = relaydeck.http.ok("POST", "/v1/questions", {"prompt": "Ship it?"}, token=secret)

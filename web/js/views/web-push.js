@@ -120,7 +120,8 @@ export function mountWebPush(container) {
       announce("Test notification sent.");
     } catch (error) {
       if (error.status === 429) showError(new Error("Too many test notifications. Wait a minute."));
-      else if (error.status === 404 || error.status === 405) showError(new Error(error.status === 404 ? "This browser's subscription is not on the server. Turn notifications off and on again." : "This server cannot send test notifications yet."));
+      // A 404 is the server's own words: this subscription is unknown, or (an older server)
+      // there is no such route.
       else showError(error);
     }
   }
