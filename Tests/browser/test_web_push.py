@@ -200,6 +200,19 @@ def test_a_pushed_question_shows_with_buttons_and_a_button_answers_the_waiting_a
     console.assert_clean()
 
 
+def test_a_button_pressed_when_signed_out_says_so_and_opens_the_console(relaydeck, new_context, console):
+    context, page, _, secret = signed_in_with_notifications(relaydeck, new_context)
+    question = relaydeck.http.ok("POST", "/v1/questions", {"prompt": "Deploy to production now?"}, token=secret)
+    deliver(context, page, relaydeck, question_payload(question))
+    wait_shown(context, question["id"], 1)
+    context.clear_cookies()
+    worker_of(context).evaluate(CLICK, [question["id"], "answer:0"])
+    assert shown(context, question["id"])[-1]["title"] == "Signed out"
+    expect(page).to_have_url(relaydeck.app_url + f"#/questions/{question['id']}")
+    assert relaydeck.http.ok("GET", f"/v1/questions/{question['id']}", token=secret)["status"] == "pending"
+    console.assert_clean()
+
+
 def test_question_updated_replaces_the_questions_notification_with_a_quiet_one(relaydeck, new_context, console):
     context, page, _, secret = signed_in_with_notifications(relaydeck, new_context)
     question = relaydeck.http.ok("POST", "/v1/questions", {"prompt": "Which environment?", "kind": "choice", "options": ["Staging", "Production", "Both"]}, token=secret)
