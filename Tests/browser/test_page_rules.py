@@ -105,8 +105,10 @@ def test_the_console_works_with_the_keyboard_alone(relaydeck, page, console):
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
     assert outline not in ("none", ""), outline
     # Tab through to the Yes button of the question and answer it with Enter.
+    # (By its accessible name: the button's text has a mark beside the word.)
+    yes = page.get_by_role("button", name="Yes", exact=True)
     for _ in range(30):
-        if page.evaluate("() => document.activeElement.textContent") == "Yes":
+        if yes.evaluate("(el) => el === document.activeElement"):
             break
         page.keyboard.press("Tab")
     page.keyboard.press("Enter")

@@ -40,6 +40,19 @@ export function taskRow(task, store, { showKey = true } = {}) {
     task.status_note ? h("p", { class: "note" }, task.status_note) : null);
 }
 
+/** The label of a key as an element that `relabelKeys` keeps current: a page opened by reload
+ * or link draws before the store has the keys, and a key can be renamed while it shows. */
+export function keyLabelElement(store, keyId, tag = "span", attrs = {}) {
+  return h(tag, { ...attrs, class: `key-label${attrs.class ? ` ${attrs.class}` : ""}`, dataset: { keyId } }, store.keyLabel(keyId));
+}
+
+export function relabelKeys(root, store) {
+  for (const el of root.querySelectorAll(".key-label[data-key-id]")) {
+    const label = store.keyLabel(el.dataset.keyId);
+    if (el.textContent !== label) el.textContent = label;
+  }
+}
+
 export function emptyLine(text) {
   return h("li", { class: "muted" }, text);
 }
@@ -71,6 +84,50 @@ export function tickCountdowns() {
   }
 }
 
+// The questions whose answer the server refused (409: answered elsewhere, expired or
+// cancelled first). Their card stays where the person was looking and says what happened, until
+// the person dismisses it; redrawing it as just "answered" would take the explanation away.
+const refused = new Set();
+
+const REFUSED_BECAUSE = {
+  answered: "It was answered elsewhere.",
+  expired: "It expired.",
+  cancelled: "The agent cancelled it.",
+};
+
+/** The pending questions, and the refused ones not dismissed yet, soonest to expire first. */
+export function waitingQuestions(store) {
+  return Array.from(store.questions.values())
+    .filter((q) => q.status === "pending" || refused.has(q.id))
+    .sort((a, b) => a.expires_at - b.expires_at);
+}
+
+export function isRefused(question) {
+  return refused.has(question.id);
+}
+
+/** What a question card shows, for syncList: a card is drawn again when this changes. */
+export function questionVersion(question, store) {
+  return `${question.status}|${store.keyLabel(question.key_id)}|${refused.has(question.id) ? "refused" : ""}`;
+}
+
+function refusedNotice(question, store) {
+  // Filled after the card is in the document, so that the alert is read out.
+  const text = `This question is no longer waiting for an answer. ${REFUSED_BECAUSE[question.status] ?? ""}`.trim();
+  const alert = h("p", { class: "error-text", role: "alert" });
+  setTimeout(() => { alert.textContent = text; }, 50);
+  const dismiss = h("button", {
+    type: "button",
+    class: "refused-dismiss",
+    dataset: { questionId: question.id },
+    onclick: () => {
+      refused.delete(question.id);
+      store.emit("question.dismissed", { question_id: question.id });
+    },
+  }, "Dismiss", h("span", { class: "visually-hidden" }, ` the notice about ${question.prompt}`));
+  return [alert, h("div", { class: "row" }, dismiss)];
+}
+
 export function questionCard(question, store, { showTask = true } = {}) {
   const pending = question.status === "pending" && question.expires_at > nowSeconds();
   const promptId = uid("prompt");
@@ -89,6 +146,7 @@ export function questionCard(question, store, { showTask = true } = {}) {
   } else if (question.status === "answered") {
     card.append(h("p", null, h("span", { class: "muted" }, "Answer: "), h("span", { class: "answer" }, question.answer)));
   }
+  if (!pending && refused.has(question.id)) card.append(...refusedNotice(question, store));
   return card;
 }
 
@@ -111,8 +169,17 @@ function answerControls(question, store, promptId) {
       if (failure.status === 409) {
         error.textContent = "This question is no longer waiting for an answer.";
         error.hidden = false;
+        refused.add(question.id);
         const fresh = await api("GET", `/v1/questions/${enc(question.id)}`).catch(() => null);
+        // The card is drawn again with what happened instead, and the notice in it.
+        // Without it the card stays as it is, with the sentence above.
         if (fresh) store.apply("question.updated", { question: fresh });
+        else refused.delete(question.id);
+        // The card was drawn again (perhaps after the stream's event took the old one away):
+        // the focus goes to it rather than staying lost on the heading.
+        const dismiss = document.querySelector(`button.refused-dismiss[data-question-id="${CSS.escape(question.id)}"]`);
+        const active = document.activeElement;
+        if (dismiss && (!active || active === document.body || active.matches("h1") || !active.isConnected)) dismiss.focus();
       } else if (failure.status === 422) {
         error.textContent = failure.fields.answer || failure.message;
         error.hidden = false;
@@ -146,10 +213,14 @@ function answerControls(question, store, promptId) {
   }
   const buttons = [];
   const group = h("div", { class: "choices", role: "group", "aria-labelledby": promptId });
-  for (const option of question.options) {
-    const button = h("button", { type: "button", class: "primary", onclick: () => send(option, buttons) }, option);
+  // Yes and No differ in fill and in a mark, not by colour alone; the mark is not read out.
+  const confirm = question.kind === "confirm";
+  question.options.forEach((option, index) => {
+    const mark = confirm ? h("span", { class: "choice-mark", "aria-hidden": "true" }, index === 0 ? "✓" : "✕") : null;
+    const kind = confirm ? (index === 0 ? "primary choice-yes" : "choice-no") : "primary";
+    const button = h("button", { type: "button", class: kind, onclick: () => send(option, buttons) }, mark, option);
     buttons.push(button);
     group.append(button);
-  }
+  });
   return h("div", null, group, error);
 }

@@ -1,6 +1,13 @@
 // The event stream (events.md) over EventSource with the session cookie. EventSource itself
 // reconnects after the server ends a stream; when it gives up (an HTTP error, for example 401
 // or 503), this reconnects after a growing pause, unless the session is gone.
+//
+// The lists load over REST at the start, without waiting for the stream: a stream that cannot
+// connect, or a proxy that holds it back, must not leave the page at "Loading…". They load
+// again after each `ready` (events.md#reconnect): whatever changed between the first answer
+// and the stream's start comes with them, and the events after `ready` are newer than them.
+// Events that arrive while lists load wait for them (Store.guarded); applying one that a list
+// already holds only sets the same item again.
 
 import { currentSession } from "./session.js";
 
@@ -20,30 +27,65 @@ export class LiveConnection {
     this.retry = 1000;
     this.timer = null;
     this.stopped = false;
+    // What the status line says is the worse of the two: the stream's state and the lists'.
+    this.streamState = "connecting";
+    this.listsFailed = false;
+    this.generation = 0;
   }
 
   start() {
     this.stopped = false;
     this.open();
+    // An agent that only reads makes no event: the keys again each minute, for "Last used".
+    clearInterval(this.keysInterval);
+    this.keysInterval = setInterval(() => {
+      if (document.visibilityState === "visible" && this.store.loaded) this.store.refreshKeys().catch(() => {});
+    }, 60000);
+    const generation = this.generation;
+    this.refreshUntilDone(() => !this.stopped && this.generation === generation, 2000);
   }
 
   stop() {
     this.stopped = true;
+    this.generation += 1;
     clearTimeout(this.timer);
+    clearTimeout(this.readyTimer);
+    clearInterval(this.keysInterval);
     if (this.source) this.source.close();
     this.source = null;
+  }
+
+  report() {
+    this.onStatus(this.listsFailed ? "error" : this.streamState);
+  }
+
+  setStream(state) {
+    this.streamState = state;
+    this.report();
   }
 
   open() {
     if (this.stopped) return;
     const source = new EventSource("/v1/events");
     this.source = source;
+    // `ready` comes at once from the server; when it does not, something between holds the
+    // stream (a buffering proxy) and the person should know that nothing updates by itself.
+    // Armed at each connect (EventSource's own reconnects included), disarmed by an error.
+    const expectReady = () => {
+      clearTimeout(this.readyTimer);
+      this.readyTimer = setTimeout(() => {
+        if (this.source === source && this.streamState !== "live") this.setStream("stalled");
+      }, 5000);
+    };
+    expectReady();
+    source.addEventListener("open", expectReady);
     source.addEventListener("ready", (event) => {
       this.retry = 1000;
+      clearTimeout(this.readyTimer);
       const data = JSON.parse(event.data);
       this.store.accountId = data.account_id;
-      this.onStatus("live");
-      this.refreshUntilDone(source, 2000);
+      this.setStream("live");
+      this.refreshUntilDone(() => !this.stopped && this.source === source, 2000);
     });
     for (const name of EVENTS) {
       source.addEventListener(name, (event) => {
@@ -58,21 +100,25 @@ export class LiveConnection {
     });
     source.addEventListener("error", () => {
       if (this.source !== source) return;
-      if (source.readyState === EventSource.CLOSED) {
-        this.onStatus("reconnecting");
-        this.scheduleReopen();
-      } else {
-        this.onStatus("reconnecting");
-      }
+      clearTimeout(this.readyTimer);
+      this.setStream("reconnecting");
+      if (source.readyState === EventSource.CLOSED) this.scheduleReopen();
     });
   }
 
-  /** The lists after `ready`; a failure (for example a 503) tries again while this stream lives. */
-  refreshUntilDone(source, delay) {
-    this.store.refresh().then(() => this.onStatus("live"), () => {
-      this.onStatus("error");
+  /** The lists, at the start and after `ready`; a failure (for example a 503) tries again
+   * while `current()` holds (the page is signed in, and for `ready` its stream still lives). */
+  refreshUntilDone(current, delay) {
+    this.store.refresh().then(() => {
+      if (!current()) return;
+      this.listsFailed = false;
+      this.report();
+    }, () => {
+      if (!current()) return;
+      this.listsFailed = true;
+      this.report();
       setTimeout(() => {
-        if (!this.stopped && this.source === source) this.refreshUntilDone(source, Math.min(delay * 2, 30000));
+        if (current()) this.refreshUntilDone(current, Math.min(delay * 2, 30000));
       }, delay);
     });
   }

@@ -94,9 +94,16 @@ store.on((name, data) => {
   }
 });
 
+const CONNECTION_TEXT = {
+  reconnecting: "Reconnecting…",
+  stalled: "Live updates are not coming through. Reload the page for what changed since.",
+  error: "Could not load everything. Retrying…",
+};
+
 function setConnection(state) {
-  connection.hidden = state === "live";
-  connection.textContent = state === "reconnecting" ? "Reconnecting…" : state === "error" ? "Could not load everything. Retrying…" : "";
+  const text = CONNECTION_TEXT[state] ?? "";
+  connection.hidden = !text;
+  if (connection.textContent !== text) connection.textContent = text;
   document.body.dataset.live = state;
 }
 
@@ -113,7 +120,8 @@ function startApp(session) {
   render();
 }
 
-function showSignedOut(notice) {
+/** The sign-in page; `kind` "error" shows the notice as an error (a login link refused). */
+function showSignedOut(notice, kind = "info") {
   signedIn = false;
   if (live) live.stop();
   live = null;
@@ -128,7 +136,7 @@ function showSignedOut(notice) {
   document.title = "Sign in · Relaydeck";
   // The next sign-in starts at the agents, not where this session ended.
   history.replaceState(null, "", location.pathname);
-  mountSignIn(main, { notice, onSignedIn });
+  mountSignIn(main, { notice, noticeKind: kind, onSignedIn });
 }
 
 function onSignedIn(result, how) {
@@ -167,7 +175,7 @@ async function boot() {
       } catch (error) {
         const session = await currentSession();
         if (session) { startApp(session); showError(new Error("That login link was already used or has expired.")); return; }
-        showSignedOut(error.status === 401 ? "That login link was already used or has expired. Ask for a new one." : error.message);
+        showSignedOut(error.status === 401 ? "That login link was already used or has expired. Ask for a new one." : error.message, "error");
         return;
       }
     }

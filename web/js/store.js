@@ -20,6 +20,7 @@ export class Store {
     this.listeners = new Set();
     this.refreshing = null;
     this.queued = [];
+    this.keysTimer = null;
   }
 
   on(listener) {
@@ -39,6 +40,8 @@ export class Store {
     this.questions.clear();
     this.unread.clear();
     this.loaded = false;
+    clearTimeout(this.keysTimer);
+    this.keysTimer = null;
   }
 
   /** The full lists again (after each `ready`, as events.md asks). Events that arrive while
@@ -78,13 +81,26 @@ export class Store {
     this.emit("refreshed", {});
   }
 
-  /** The keys again, for their current counts (events.md: key.updated does not carry them). */
+  /** The keys again, for their current counts and `last_used_at` (events.md: key.updated
+   * carries neither). "key.refreshed", not "refreshed": the other lists did not change. */
   refreshKeys() {
     return this.guarded(async () => {
       const result = await api("GET", "/v1/keys");
       this.keys = new Map(result.keys.map((key) => [key.id, key]));
-      this.emit("refreshed", {});
+      this.emit("key.refreshed", {});
     });
+  }
+
+  /** An event about a key's task, question or inbox: most come from its agent, which used the
+   * key. `last_used_at` moves once a minute at most (rest-api.md#objects), so the keys are
+   * fetched again (once for a burst of events) only when the one shown is older than that. */
+  noteKeyActivity(keyId) {
+    const key = this.keys.get(keyId);
+    if (!key || (key.last_used_at ?? 0) > Date.now() / 1000 - 60 || this.keysTimer) return;
+    this.keysTimer = setTimeout(() => {
+      this.keysTimer = null;
+      if (this.loaded) this.refreshKeys().catch(() => {});
+    }, 500);
   }
 
   async allOpenTasks() {
@@ -137,6 +153,10 @@ export class Store {
         break;
       default:
         break;
+    }
+    if (!name.startsWith("key.")) {
+      const keyId = data.task?.key_id ?? data.question?.key_id ?? data.key_id;
+      if (keyId) this.noteKeyActivity(keyId);
     }
     this.emit(name, data);
   }

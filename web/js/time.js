@@ -33,13 +33,25 @@ export function formatRemaining(seconds) {
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
-/** A <time> element with the absolute time as its title and machine value. */
+/** A <time> element with the absolute time as its title and machine value. Without `text`
+ * it says how long ago, and moves on by itself (tickRelativeTimes). */
 export function timeElement(seconds, text) {
   const el = document.createElement("time");
   if (seconds !== null && seconds !== undefined) {
     el.dateTime = new Date(seconds * 1000).toISOString();
     el.title = formatDate(seconds);
+    if (text === undefined) el.dataset.ago = String(seconds);
   }
   el.textContent = text ?? formatAgo(seconds);
   return el;
+}
+
+// One timer for every relative time on the page: "now" becomes "1 minute ago" without an event.
+setInterval(tickRelativeTimes, 15000);
+
+export function tickRelativeTimes() {
+  for (const el of document.querySelectorAll("time[data-ago]")) {
+    const text = formatAgo(Number(el.dataset.ago));
+    if (el.textContent !== text) el.textContent = text;
+  }
 }

@@ -2,7 +2,7 @@
 // progress and status note, and its unread inbox count.
 
 import { enc } from "../api.js";
-import { emptyLine, questionCard, taskRow } from "../components.js";
+import { emptyLine, questionCard, questionVersion, taskRow, waitingQuestions } from "../components.js";
 import { h, replace, syncList } from "../dom.js";
 import { timeElement } from "../time.js";
 import { unviewedState } from "../viewed.js";
@@ -20,9 +20,9 @@ export function mount(main, _params, { store }) {
     h("section", { "aria-labelledby": "agents-keys" }, h("h2", { id: "agents-keys" }, "Your agents"), status, grid));
 
   const render = () => {
-    const pending = store.pendingQuestions();
+    const pending = waitingQuestions(store);
     questionSection.hidden = pending.length === 0;
-    syncList(questionList, pending, (q) => q.id, (q) => `${q.status}|${store.keyLabel(q.key_id)}`, (q) => questionCard(q, store));
+    syncList(questionList, pending, (q) => q.id, (q) => questionVersion(q, store), (q) => questionCard(q, store));
     const keys = store.sortedKeys();
     if (!store.loaded) status.textContent = "Loading…";
     else if (keys.length === 0) {

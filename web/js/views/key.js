@@ -4,10 +4,12 @@
 import { api, enc, query } from "../api.js";
 import { announce, showError } from "../announce.js";
 import { copyButton } from "../clipboard.js";
+import { relabelKeys } from "../components.js";
 import { h, replace } from "../dom.js";
 import { formatDate, timeElement } from "../time.js";
 import { messageForm } from "./message-dialog.js";
 
+const ONE_LINE = new Set(["When", "Duration", "Host"]);
 const KIND_LABELS = { task_assigned: "Task assigned", task_changed: "Task changed", task_deleted: "Task deleted", answer: "Answer", message: "Message" };
 
 export function mount(main, params, { store }) {
@@ -17,7 +19,7 @@ export function mount(main, params, { store }) {
   const activityBody = h("tbody", { role: "rowgroup" });
   const activityMore = h("button", { type: "button", hidden: true, onclick: () => loadActivity(false) }, "Load older entries");
   let cursor = null;
-  const heading = h("h1", null, store.keyLabel(id));
+  const heading = h("h1", null, "Key");
   const info = h("div", { class: "meta" });
 
   const renderInfo = () => {
@@ -94,7 +96,8 @@ export function mount(main, params, { store }) {
 
   function activityRow(entry) {
     const result = entry.status === "ok" ? "OK" : `${entry.code ?? "error"}${entry.message ? `: ${entry.message}` : ""}`;
-    const cell = (label, ...content) => h("td", { "data-label": label, role: "cell" }, ...content);
+    // A time, a duration or a host name split over two lines reads as two values.
+    const cell = (label, ...content) => h("td", { "data-label": label, role: "cell", class: ONE_LINE.has(label) ? "one-line" : null }, ...content);
     return h("tr", { class: entry.status === "ok" ? "" : "activity-error", role: "row" },
       cell("When", h("time", { datetime: new Date(entry.at * 1000).toISOString() }, formatDate(entry.at))),
       cell("Action", h("code", null, entry.action), h("span", { class: "muted small" }, ` (${entry.surface})`)),
@@ -110,8 +113,9 @@ export function mount(main, params, { store }) {
   loadActivity(true);
   return store.on((name, data) => {
     if (name === "inbox.updated" && data.key_id === id) loadInbox();
-    else if ((name === "key.updated" || name === "key.created") && data.key.id === id) renderInfo();
-    else if (name === "refreshed") { renderInfo(); loadInbox(); }
+    else if ((name === "key.updated" || name === "key.created") && data.key.id === id) { renderInfo(); relabelKeys(main, store); }
+    else if (name === "key.refreshed") { renderInfo(); relabelKeys(main, store); }
+    else if (name === "refreshed") { renderInfo(); relabelKeys(main, store); loadInbox(); }
     else if (name === "key.deleted" && data.key_id === id) {
       replace(main, h("h1", null, "Key deleted"), h("p", null, h("a", { href: "#/keys" }, "Back to the keys")));
     }

@@ -3,6 +3,7 @@
 import { api } from "../api.js";
 import { announce } from "../announce.js";
 import { openDialog } from "../dialog.js";
+import { keyLabelElement } from "../components.js";
 import { h, uid } from "../dom.js";
 
 export async function sendMessage(keyId, text, taskId) {
@@ -42,7 +43,7 @@ export function messageForm(store, keyId, { taskId, onSent } = {}) {
         button.disabled = false;
       }
     },
-  }, h("label", { for: fieldId }, `Message to ${store.keyLabel(keyId)}`), input, error, h("div", { class: "row" }, button));
+  }, h("label", { for: fieldId }, "Message to ", keyLabelElement(store, keyId)), input, error, h("div", { class: "row" }, button));
   return form;
 }
 

@@ -1,6 +1,6 @@
 // Questions: the pending ones with their answer controls and count-down, then the closed ones.
 
-import { emptyLine, questionCard } from "../components.js";
+import { emptyLine, isRefused, questionCard, questionVersion, waitingQuestions } from "../components.js";
 import { h, replace, syncList } from "../dom.js";
 
 export function mount(main, params, { store }) {
@@ -11,12 +11,13 @@ export function mount(main, params, { store }) {
     h("section", { "aria-labelledby": "q-pending" }, h("h2", { id: "q-pending" }, "Waiting for you"), pending),
     h("section", { "aria-labelledby": "q-closed" }, h("h2", { id: "q-closed" }, "Earlier"), closed));
   const render = () => {
-    const open = store.pendingQuestions();
+    const open = waitingQuestions(store);
     if (open.length === 0) replace(pending, emptyLine(store.loaded ? "No question waits for you." : "Loading…"));
-    else syncList(pending, open, (q) => q.id, (q) => q.status, (q) => questionCard(q, store));
-    const done = store.closedQuestions();
+    else syncList(pending, open, (q) => q.id, (q) => questionVersion(q, store), (q) => questionCard(q, store));
+    // A refused answer's card stays among the waiting ones until it is dismissed.
+    const done = store.closedQuestions().filter((q) => !isRefused(q));
     if (done.length === 0) replace(closed, emptyLine("None yet."));
-    else syncList(closed, done, (q) => q.id, (q) => q.status, (q) => questionCard(q, store));
+    else syncList(closed, done, (q) => q.id, (q) => questionVersion(q, store), (q) => questionCard(q, store));
   };
   // "#/questions/qst_…" (a notification's link): that question, scrolled to and focused once
   // it is loaded, marked for assistive technology as the current one.

@@ -5,7 +5,7 @@ import { h, replace, uid } from "../dom.js";
 import { signInWithToken } from "../session.js";
 import { passkeysSupported, signInWithPasskey } from "../webauthn.js";
 
-export function mountSignIn(main, { onSignedIn, notice }) {
+export function mountSignIn(main, { onSignedIn, notice, noticeKind = "info" }) {
   const tokenId = uid("account-token");
   const errorId = uid("signin-error");
   const error = h("p", { class: "error-text", id: errorId, role: "alert", hidden: true });
@@ -47,7 +47,7 @@ export function mountSignIn(main, { onSignedIn, notice }) {
   h("div", { class: "row" }, h("button", { type: "submit" }, "Sign in with the token")));
   replace(main, h("div", { class: "signin card stack" },
     h("h1", null, "Sign in to Relaydeck"),
-    notice ? h("p", { role: "status" }, notice) : null,
+    notice ? noticeElement(notice, noticeKind) : null,
     passkeysSupported() ? passkeyButton : h("p", { class: "muted" }, "This browser cannot use passkeys."),
     error,
     h("h2", null, "Or with the account token"),
@@ -56,4 +56,13 @@ export function mountSignIn(main, { onSignedIn, notice }) {
       " on the server and open the link it prints: it signs you in once, within 15 minutes.")));
   main.querySelector("h1").setAttribute("tabindex", "-1");
   main.querySelector("h1").focus();
+}
+
+/** Why the sign-in page shows: an error (a login link refused) as an alert in the error style,
+ * anything else as a status. The text goes in after the element is on the page, so that a
+ * screen reader reads it. */
+function noticeElement(text, kind) {
+  const el = h("p", kind === "error" ? { class: "error-text", role: "alert" } : { role: "status" });
+  setTimeout(() => { el.textContent = text; }, 50);
+  return el;
 }

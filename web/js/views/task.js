@@ -3,7 +3,7 @@
 
 import { api, enc } from "../api.js";
 import { announce, showError } from "../announce.js";
-import { PRIORITY_LABELS, STATUS_LABELS, emptyLine, priorityChip, progressBar, questionCard, statusChip } from "../components.js";
+import { PRIORITY_LABELS, STATUS_LABELS, emptyLine, keyLabelElement, priorityChip, progressBar, questionCard, questionVersion, relabelKeys, statusChip } from "../components.js";
 import { confirmDialog } from "../dialog.js";
 import { h, replace, syncList } from "../dom.js";
 import { renderMarkdown } from "../markdown.js";
@@ -48,7 +48,7 @@ export function mount(main, params, { store, navigate }) {
       h("h1", { class: "item-title" }, task.title),
       h("div", { class: "meta" },
         statusChip(task.status), priorityChip(task.priority),
-        h("span", null, "Agent: ", h("a", { href: `#/key/${enc(task.key_id)}` }, store.keyLabel(task.key_id))),
+        h("span", null, "Agent: ", keyLabelElement(store, task.key_id, "a", { href: `#/key/${enc(task.key_id)}` })),
         task.host ? h("span", null, `Host: ${task.host}`) : null,
         h("span", null, task.source === "app" ? "Made by you" : "Made by the agent"),
         h("span", null, "Created ", timeElement(task.created_at)),
@@ -81,7 +81,7 @@ export function mount(main, params, { store, navigate }) {
   const renderQuestions = () => {
     const list = store.questionsOfTask(id);
     if (list.length === 0) replace(questions, emptyLine("No questions about this task."));
-    else syncList(questions, list, (q) => q.id, (q) => q.status, (q) => questionCard(q, store, { showTask: false }));
+    else syncList(questions, list, (q) => q.id, (q) => questionVersion(q, store), (q) => questionCard(q, store, { showTask: false }));
   };
 
   async function remove() {
@@ -134,10 +134,13 @@ export function mount(main, params, { store, navigate }) {
       replace(main, h("h1", null, "Task deleted"), h("p", null, "This task was deleted."), h("p", null, h("a", { href: "#/tasks" }, "Back to the tasks")));
       announce("This task was deleted.");
       task = null;
-    } else if (name.startsWith("question.") || name === "refreshed") {
+    } else if (name.startsWith("question.")) {
       renderQuestions();
-    } else if (name === "key.updated") {
-      renderTask();
+    } else if (name === "refreshed" || name.startsWith("key.")) {
+      // The keys may have come after the task (a reload): only the names change, so a
+      // half-typed message stays.
+      relabelKeys(main, store);
+      renderQuestions();
     }
   });
 }
