@@ -3,7 +3,7 @@
 import { emptyLine, isRefused, questionCard, questionVersion, waitingQuestions } from "../components.js";
 import { h, replace, syncList } from "../dom.js";
 
-export function mount(main, _params, { store }) {
+export function mount(main, params, { store }) {
   const pending = h("ul", { class: "list", "aria-label": "Pending questions" });
   const closed = h("ul", { class: "list", "aria-label": "Answered, expired and cancelled questions" });
   replace(main,
@@ -19,6 +19,20 @@ export function mount(main, _params, { store }) {
     if (done.length === 0) replace(closed, emptyLine("None yet."));
     else syncList(closed, done, (q) => q.id, (q) => questionVersion(q, store), (q) => questionCard(q, store));
   };
+  // "#/questions/qst_…" (a notification's link): that question, scrolled to and focused once
+  // it is loaded, marked for assistive technology as the current one.
+  let wanted = params.get("id");
+  const reveal = () => {
+    if (!wanted) return;
+    const card = main.querySelector(`li[data-key="${CSS.escape(wanted)}"]`);
+    if (!card) return;
+    wanted = null;
+    card.setAttribute("tabindex", "-1");
+    card.setAttribute("aria-current", "true");
+    card.scrollIntoView({ block: "center" });
+    card.focus({ preventScroll: true });
+  };
   render();
-  return store.on(render);
+  setTimeout(reveal);
+  return store.on(() => { render(); reveal(); });
 }

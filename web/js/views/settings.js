@@ -7,15 +7,18 @@ import { confirmDialog, openDialog } from "../dialog.js";
 import { h, replace, uid } from "../dom.js";
 import { formatDate, timeElement } from "../time.js";
 import { offerPasskey } from "./passkey-offer.js";
+import { mountWebPush } from "./web-push.js";
 
 export function mount(main, _params, app) {
   const account = h("div", { class: "stack" }, h("p", { class: "loading" }, "Loading…"));
   const devices = h("ul", { class: "list", "aria-label": "Devices" });
   const passkeys = h("ul", { class: "list", "aria-label": "Passkeys" });
   const sessions = h("ul", { class: "list", "aria-label": "Signed-in browsers" });
+  const notifications = h("div", { class: "stack" });
   replace(main,
     h("h1", null, "Settings"),
     section("settings-account", "Account", account),
+    section("settings-notifications", "Notifications on this device", notifications),
     section("settings-passkeys", "Passkeys",
       h("p", { class: "small muted" }, "A passkey signs you in on this server without the account token."),
       passkeys,
@@ -168,6 +171,7 @@ export function mount(main, _params, app) {
   loadPasskeys();
   loadSessions();
   loadDevices();
+  mountWebPush(notifications);
   return () => {};
 }
 
