@@ -54,14 +54,14 @@ struct PushDeliveryMockTests {
 
     init() throws {
         signal(SIGPIPE, SIG_IGN)
-        mock = try MockPushService(["ok", "gone:410", "busy:429", "large:413"])
+        mock = try MockPushService(["ok", "gone:410", "busy:429", "large:413", "silent:-1", "slow:-2"])
         loop = try EventLoop()
         vapid = VAPIDToken(key: try P256.PrivateKey(), subject: "mailto:ops@home.example.net", clock: SystemClock.shared)
         tls = try TLSClientContext(extraCAFile: mock.caFile)
     }
 
     func deliver(_ id: String, message: String = #"{"title":"Deploy?"}"#, allowingPrivate: Bool = true,
-                 endpoint: String? = nil) throws -> PushDelivery.Result? {
+                 endpoint: String? = nil, timeout: TimeSpan = .seconds(10)) throws -> PushDelivery.Result? {
         let subscription = try #require(mock.subscriptions[id])
         let body = try WebPushMessage.encrypt(Array(message.utf8), paddedLength: 128,
                                               subscriber: try #require(P256.PublicKey(uncompressed: subscription.p256dh)),
@@ -70,7 +70,7 @@ struct PushDeliveryMockTests {
         let request = PushRequest(endpoint: target, ttl: 600, urgency: .high, topic: "qst_1", body: body)
         var result: PushDelivery.Result?
         PushDelivery(request, authorization: try #require(vapid.authorization(for: target.origin)), loop: loop, tls: tls,
-                     allowsPrivateHosts: allowingPrivate, timeout: .seconds(10)) { result = $0 }.start()
+                     allowsPrivateHosts: allowingPrivate, timeout: timeout) { result = $0 }.start()
         let deadline = SystemClock.shared.now + .seconds(15)
         while result == nil && SystemClock.shared.now < deadline {
             loop.runOnce(maxWait: .milliseconds(20))
@@ -99,6 +99,22 @@ struct PushDeliveryMockTests {
         #expect(gone.verdict == .gone && gone.status == 410)
         #expect(busy.verdict == .retry && busy.retryAfterSeconds == 1)
         #expect(large.verdict == .tooLarge)
+    }
+
+    @Test(arguments: ["silent", "slow"])
+    func aServiceThatNeverAnswersOrTricklesEndsAtTheTimeoutWhileTheLoopGoesOn(_ id: String) throws {
+        // A timer of the loop's own keeps firing while the push waits: nothing blocks.
+        var ticks = 0
+        var tick: (() -> Void)!
+        tick = { ticks += 1; loop.schedule(after: .milliseconds(100), tick) }
+        loop.schedule(after: .milliseconds(100), tick)
+        let started = SystemClock.shared.now
+        let result = try deliver(id, timeout: .seconds(2))
+        let took = SystemClock.shared.now - started
+        guard case .failed(let reason)? = result else { Issue.record("not a failure: \(String(describing: result))"); return }
+        #expect(reason.contains("within 2000 ms"), "\(reason)")
+        #expect(took >= .milliseconds(1_900) && took < .seconds(6), "\(took)")
+        #expect(ticks >= 10)
     }
 
     @Test func aServiceOnThisMachineIsBlockedUnlessAllowed() throws {

@@ -10,7 +10,9 @@ decrypts the body with the subscription's private key (RFC 8291, as a browser do
 the plaintext. It answers `201`, or what the subscription's script says (`410`, `429` with a
 `Retry-After`, `500`, ...): a subscription made with script `[429, 201]` answers the first push
 429 and every later one 201. A script's `0` holds that answer for 5 seconds, then answers 201
-(a service slower than the sender's patience; the request is recorded with status 0 at once).
+(a service slower than the sender's patience; the request is recorded with status 0 at once);
+`-1` never answers (the connection stays open, silent, for 60 s); `-2` trickles a status line,
+one byte every 0.3 s, and never ends the head.
 
 As a program: `python webpush_mock.py --ready-file F --events-file E [--subscription ID:STATUS,...]...`.
 It writes `{"port", "origin", "ca_file", "subscriptions": {ID: {"endpoint", "p256dh", "auth"}}}`
@@ -186,10 +188,19 @@ class WebPushMock:
         event["status"] = status
         event["at"] = time.time()
         self.record(event)
-        if status == 0:
-            time.sleep(5)
-            status = 201
         try:
+            if status == -1:
+                time.sleep(60)
+                return
+            if status == -2:
+                for byte in b"HTTP/1.1 201 Created\r\nX-Slow: " + b"x" * 200:
+                    request.wfile.write(bytes([byte]))
+                    request.wfile.flush()
+                    time.sleep(0.3)
+                return
+            if status == 0:
+                time.sleep(5)
+                status = 201
             self.answer(request, status)
         except OSError:
             pass  # the sender gave up and closed the connection

@@ -94,6 +94,16 @@ import Testing
         #expect(try put(body(endpoint: ascii + "a")).status == 422)
     }
 
+    @Test func aLabelSmallInCharactersButLongInBytesIsRefused() throws {
+        // 64 characters (each a family of four: 25 bytes of UTF-8), 1,600 bytes.
+        let family = String(repeating: "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}", count: 64)
+        #expect(try put(body(extra: #","label":"\#(family)""#)).text
+            == validationBody([("label", "Must be at most 256 bytes of UTF-8 as sent.")]))
+        // 64 four-byte characters are 256 bytes: taken.
+        let foxes = String(repeating: "\u{1F98A}", count: 64)
+        #expect(try put(body(extra: #","label":"\#(foxes)""#)).status == 200)
+    }
+
     @Test func pushServicesOnThisMachineOrItsNetworkAreRefusedUnlessAllowed() throws {
         for endpoint in ["https://127.0.0.1:8443/p", "https://[::1]/p", "https://10.0.0.7/p", "https://192.168.1.2/p",
                          "https://169.254.169.254/latest", "https://localhost/p", "https://push.localhost/p",
