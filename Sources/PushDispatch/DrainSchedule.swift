@@ -50,6 +50,12 @@ final class DrainSchedule {
         }
     }
 
+    /// The wait before a job's next try after `attempts` failed ones: `first`, doubling each
+    /// time, at most `most` (milliseconds).
+    static func backoff(attempts: Int, first: Int64, most: Int64) -> Int64 {
+        min(first << Int64(min(attempts, 20)), most)
+    }
+
     /// For good: no more drains.
     func stop() {
         stopped = true

@@ -21,7 +21,6 @@ public final class PushDispatcher {
     /// When the outbox cannot be read (the store is down): try again after this.
     static let storeRetry = TimeSpan.seconds(1)
 
-    private let loop: EventLoop
     private let clock: any Clock
     private let outbox: Outbox
     private let sender: any APNsSending
@@ -36,7 +35,6 @@ public final class PushDispatcher {
 
     public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending,
                 counts: PushCounts.Service? = nil) {
-        self.loop = loop
         self.clock = clock
         self.outbox = outbox
         self.sender = sender
@@ -110,7 +108,7 @@ public final class PushDispatcher {
             Log.warn("a push failed too many times; dropped", fields)
             return
         }
-        let delay = min(Self.firstRetryDelayMillis << Int64(min(job.attempts, 20)), Self.maxRetryDelayMillis)
+        let delay = DrainSchedule.backoff(attempts: job.attempts, first: Self.firstRetryDelayMillis, most: Self.maxRetryDelayMillis)
         try outbox.retry(job, at: clock.wallMillis + delay)
         Log.info("a push failed; trying again later", fields)
     }

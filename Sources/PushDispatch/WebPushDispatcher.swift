@@ -175,7 +175,7 @@ public final class WebPushDispatcher {
     /// Again after `Retry-After` when given, else after the backoff; dropped when that is past
     /// the message's expiry.
     private func retryOrDrop(_ job: WebPushJob, after retryAfter: Int64?, _ fields: KeyValuePairs<String, String>) throws {
-        let backoff = min(Self.firstRetryDelayMillis << Int64(min(job.attempts, 20)), Self.maxRetryDelayMillis)
+        let backoff = DrainSchedule.backoff(attempts: job.attempts, first: Self.firstRetryDelayMillis, most: Self.maxRetryDelayMillis)
         let delay = retryAfter.map { max($0, 1) * 1000 } ?? backoff
         let at = clock.wallMillis + delay
         guard at < job.expiresAt else {
