@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
-        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite"], swiftSettings: strict),
+        .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite", "WebPush", "Transports"], swiftSettings: strict),
         .testTarget(name: "PushDispatchTests", dependencies: ["TestSupport", "DomainTestSupport", "PushDispatch", "APNs", "WebPush", "Crypto", "Relaydeck", "EventLoop", "JSON", "SQLite"], swiftSettings: strict),
         .testTarget(name: "TLSTests", dependencies: ["TestSupport", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),

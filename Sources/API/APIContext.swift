@@ -2,6 +2,7 @@ import AppIntegrity
 import EventLoop
 import HTTP
 import Relaydeck
+import WebPush
 
 /// What the route groups share: the domain services, the operator's settings, the loop, and
 /// the parked calls. Loop thread only.
@@ -34,6 +35,10 @@ final class APIContext {
     var openConnections: (() -> Int)?
     /// Called after a deletion, so the purge of the rows starts soon.
     var onDeletion: (() -> Void)?
+    /// Where a Web Push endpoint's name leads (a lookup off the loop); tests give their own.
+    var pushHostCheck = PushHostCheck()
+    /// The lookups of `pushHostCheck` not ended yet, bounded.
+    let pushHostLookups = PushHostLookups()
 
     init(services: Services, configuration: APIConfiguration, loop: EventLoop) {
         self.services = services

@@ -9,9 +9,10 @@ extension APIHandler {
         case parked(ParkedRequest)
     }
 
-    /// Carries out an outcome: answers, parks (when `Wakeups.admission` lets it), or opens a
-    /// stream; the record goes to the hook once the answer is out.
-    func deliver(_ outcome: Outcome, to channel: Channel, record: RequestRecord) {
+    /// Carries out an outcome: answers, parks (when `Wakeups.admission` lets it), holds it
+    /// for work off the loop, or opens a stream; the record goes to the hook once the answer
+    /// is out. `prepared` is the request, which only a `Pending` needs (to run its rest).
+    func deliver(_ outcome: Outcome, to channel: Channel, record: RequestRecord, prepared: Prepared? = nil) {
         var record = record
         switch outcome {
         case .respond(let response):
@@ -44,6 +45,23 @@ extension APIHandler {
                 self?.finish(waiter.record)
             }
             context.wakeups.add(waiter)
+        case .pending(let pending):
+            guard let prepared else {
+                deliver(.respond(failure(APIError.defect("work off the loop without its request"), &record)),
+                        to: channel, record: record)
+                return
+            }
+            record.parked = true
+            let parked: ParkedRequest
+            switch channel {
+            case .responder(let responder):
+                parked = responder.park(timeout: pending.timeout)
+            case .parked(let waiting):
+                waiting.restartTimer(pending.timeout)
+                parked = waiting
+            }
+            let hold = PendingHold(handler: self, prepared: prepared, record: record, parked: parked, expired: pending.expired)
+            pending.start { rest in hold.resume(rest) }
         case .stream(let opening):
             guard case .responder(let responder) = channel else {
                 // A stream endpoint takes no write lock, so it is never answered late.

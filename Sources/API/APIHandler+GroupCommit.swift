@@ -46,17 +46,17 @@ extension APIHandler {
     /// Answers `outcome` now, or, while the turn has a transaction open, once it is committed.
     func answerAfterCommit(_ outcome: Outcome, _ prepared: Prepared, responder: HTTPResponder, record: RequestRecord) {
         guard let turn else {
-            deliver(outcome, to: .responder(responder), record: record)
+            deliver(outcome, to: .responder(responder), record: record, prepared: prepared)
             return
         }
         guard case .respond(let response) = outcome else {
-            // A wait or a stream: commit what the turn wrote (this request's writes with it),
-            // then carry it out as before.
+            // A wait, work off the loop or a stream: commit what the turn wrote (this
+            // request's writes with it), then carry it out as before.
             var record = record
             if let error = commitTurn() {
                 deliver(.respond(failure(error, &record, prepared)), to: .responder(responder), record: record)
             } else {
-                deliver(outcome, to: .responder(responder), record: record)
+                deliver(outcome, to: .responder(responder), record: record, prepared: prepared)
             }
             return
         }

@@ -34,12 +34,16 @@ extension APIHandler {
         }
     }
 
-    /// Runs the request with the lock held, then commits whatever it wrote, with the rest of
-    /// the turn's transaction (an endpoint that failed has already undone its own savepoint;
-    /// the key's use stays recorded). For a request answered at once, outside a loop turn's
-    /// batch: one that waited for the lock.
-    func executeHoldingLock(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
-        let outcome = execute(prepared, record: &record)
+    /// What runs once the lock is held: the whole request (gate and endpoint), or the rest of
+    /// an endpoint that waited for work off the loop (`Pending`).
+    typealias LockedWork = (_ record: inout RequestRecord) -> Outcome
+
+    /// Runs `work` with the lock held, then commits whatever it wrote, with the rest of the
+    /// turn's transaction (an endpoint that failed has already undone its own savepoint; the
+    /// key's use stays recorded). For a request answered at once, outside a loop turn's
+    /// batch: one that waited for the lock or for work off the loop.
+    func runHoldingLock(_ work: LockedWork, _ prepared: Prepared, record: inout RequestRecord) -> Outcome {
+        let outcome = work(&record)
         if let error = commitTurn() {
             return .respond(failure(error, &record, prepared))
         }
@@ -49,8 +53,18 @@ extension APIHandler {
     /// Tries again soon, and more slowly the longer the lock stays held; the parked
     /// request's own timer ends the wait with `503`.
     func waitForWriteLock(_ prepared: Prepared, record: RequestRecord, parked: ParkedRequest) {
-        let attempt = WriteLockAttempt(handler: self, prepared: prepared, record: record, parked: parked)
+        let attempt = WriteLockAttempt(handler: self, prepared: prepared, record: record, parked: parked) { [unowned self] record in
+            execute(prepared, record: &record)
+        }
         attempt.schedule(after: .milliseconds(5))
+    }
+
+    /// Runs `work` for a parked request as a write request of its own: at once when the lock
+    /// can be had, else on `WriteLockAttempt`'s timer, for at most `writeLockWait`.
+    func runWithWriteLock(_ work: @escaping LockedWork, _ prepared: Prepared, record: RequestRecord, parked: ParkedRequest) {
+        let attempt = WriteLockAttempt(handler: self, prepared: prepared, record: record, parked: parked, work: work)
+        parked.restartTimer(Self.writeLockWait)
+        attempt.tryNow()
     }
 }
 
@@ -60,14 +74,17 @@ final class WriteLockAttempt {
     private let prepared: APIHandler.Prepared
     private var record: RequestRecord
     private let parked: ParkedRequest
+    private let work: APIHandler.LockedWork
     private var timer: LoopTimer?
     private var delay = TimeSpan.milliseconds(5)
 
-    init(handler: APIHandler, prepared: APIHandler.Prepared, record: RequestRecord, parked: ParkedRequest) {
+    init(handler: APIHandler, prepared: APIHandler.Prepared, record: RequestRecord, parked: ParkedRequest,
+         work: @escaping APIHandler.LockedWork) {
         self.handler = handler
         self.prepared = prepared
         self.record = record
         self.parked = parked
+        self.work = work
         self.record.parked = true
         // The parked request drops these closures when it ends, which breaks the cycle.
         parked.onTimeout = { [self] _ in giveUp() }
@@ -77,28 +94,29 @@ final class WriteLockAttempt {
     private var loop: EventLoop { handler.context.loop }
 
     func schedule(after span: TimeSpan) {
-        timer = loop.schedule(after: span) { [self] in tryAgain() }
+        timer = loop.schedule(after: span) { [self] in tryNow() }
     }
 
-    private func tryAgain() {
+    func tryNow() {
         timer = nil
         guard parked.isActive else { return }
         switch handler.takeWriteLock() {
         case .held:
-            let outcome = handler.executeHoldingLock(prepared, record: &record)
-            handler.deliver(outcome, to: .parked(parked), record: record)
+            let outcome = handler.runHoldingLock(work, prepared, record: &record)
+            handler.deliver(outcome, to: .parked(parked), record: record, prepared: prepared)
         case .busy:
             delay = min(delay + delay, .milliseconds(50))
             schedule(after: delay)
         case .unavailable:
-            handler.deliver(handler.execute(prepared, record: &record), to: .parked(parked), record: record)
+            handler.deliver(work(&record), to: .parked(parked), record: record, prepared: prepared)
         }
     }
 
     private func giveUp() {
         cancelTimer()
         let unavailable = StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
-        handler.deliver(.respond(handler.failure(unavailable, &record, prepared)), to: .parked(parked), record: record)
+        handler.deliver(.respond(handler.failure(unavailable, &record, prepared)), to: .parked(parked), record: record,
+                        prepared: prepared)
     }
 
     private func clientWentAway() {

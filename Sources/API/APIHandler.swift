@@ -13,7 +13,7 @@ import Relaydeck
 public final class APIHandler: HTTPHandler {
     let context: APIContext
     private let router: Router
-    private var gate: Gate
+    var gate: Gate
     /// The write transaction of this loop turn and the answers waiting for its COMMIT
     /// (`APIHandler+GroupCommit`).
     var turn: TurnCommit?
@@ -82,11 +82,11 @@ public final class APIHandler: HTTPHandler {
             // question not seen yet) runs at once: what only reads answers while another
             // process holds the lock (a parked call ends at the end of its wait), and its own
             // write, if it needs one, is refused with 503 without waiting.
-            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
+            deliver(execute(prepared, record: &record), to: .responder(responder), record: record, prepared: prepared)
         case .busy:
             waitForWriteLock(prepared, record: record, parked: responder.park(timeout: Self.writeLockWait))
         case .unavailable:
-            deliver(execute(prepared, record: &record), to: .responder(responder), record: record)
+            deliver(execute(prepared, record: &record), to: .responder(responder), record: record, prepared: prepared)
         }
     }
 

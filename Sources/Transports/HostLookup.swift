@@ -22,12 +22,15 @@ public enum HostLookup {
             do throws(NameResolutionError) {
                 result = .success(try NameResolver.addresses(of: host))
             } catch {
-                result = .failure(HostLookupError(description: error.description))
+                result = .failure(HostLookupError(description: error.description, isPermanent: error.isPermanent))
             }
             handle.execute { carried.value(result) }
         }
         if !started {
-            loop.runSoon { completion(.failure(HostLookupError(description: "cannot resolve \(String(reflecting: host)): no thread for the lookup"))) }
+            loop.runSoon {
+                completion(.failure(HostLookupError(description: "cannot resolve \(String(reflecting: host)): no thread for the lookup",
+                                                    isPermanent: false)))
+            }
         }
     }
 
@@ -64,4 +67,11 @@ final class LoopBound<Value>: @unchecked Sendable {
 /// Why a lookup gave no address, as one line (`NameResolutionError`'s words).
 public struct HostLookupError: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// The name has no address, as opposed to a lookup that failed for now.
+    public let isPermanent: Bool
+
+    public init(description: String, isPermanent: Bool) {
+        self.description = description
+        self.isPermanent = isPermanent
+    }
 }

@@ -6,6 +6,8 @@ import EventLoop
 public struct PushEndpoint: Sendable, Equatable {
     public static let maxBytes = 2048
 
+    /// The URL as the browser gave it, the one stored and sent to.
+    public let url: String
     public let host: String
     public let port: UInt16
     /// The request target: the path and the query.
@@ -54,6 +56,7 @@ public struct PushEndpoint: Sendable, Equatable {
         var target = String(rest[authorityEnd...])
         if target.isEmpty { target = "/" }
         if target.hasPrefix("?") { target = "/" + target }
+        self.url = url
         self.host = host
         self.port = port
         self.target = target

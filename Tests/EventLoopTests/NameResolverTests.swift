@@ -17,25 +17,25 @@ import Testing
         #expect(try NameResolver.addresses(of: literal) == [IPAddress(literal)!])
     }
 
-    @Test func anUnresolvableNameFailsWithTheResolversReason() {
+    @Test func anUnresolvableNameFailsForGoodWithTheResolversReason() {
         #expect {
             try NameResolver.addresses(of: Self.unresolvable)
         } throws: { error in
             guard let error = error as? NameResolutionError else { return false }
-            return error.host == Self.unresolvable && !error.reason.isEmpty
+            return error.host == Self.unresolvable && !error.reason.isEmpty && error.isPermanent
                 && error.description == "cannot resolve \"\(Self.unresolvable)\": \(error.reason)"
         }
     }
 
     @Test(arguments: ["", "local\u{0}host"])
     func anEmptyNameOrOneWithNULIsRefusedBeforeAnyLookup(host: String) {
-        #expect(throws: NameResolutionError(host: host, reason: "not a host name")) {
+        #expect(throws: NameResolutionError(host: host, reason: "not a host name", isPermanent: true)) {
             try NameResolver.addresses(of: host)
         }
     }
 
     @Test func theErrorStaysOneLineWhateverTheName() {
-        let error = NameResolutionError(host: "evil\nhost", reason: "Name or service not known")
+        let error = NameResolutionError(host: "evil\nhost", reason: "Name or service not known", isPermanent: true)
         #expect(error.description == #"cannot resolve "evil\nhost": Name or service not known"#)
     }
 }

@@ -14,11 +14,23 @@ import zlib
 
 from playwright.sync_api import expect
 
-from browser_support import sign_in_with_token
+import pytest
+
+from browser_support import sign_in_with_token, start_relaydeck
 from test_page_rules import WEB
 
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
           "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1")
+
+
+@pytest.fixture(scope="module")
+def relaydeck(tmp_path_factory):
+    """The module's server takes subscriptions without looking their names up, so the page can
+    store one at `push.example.invalid`, a name that never resolves (RFC 6761): no push of
+    these tests ever leaves the machine (they are fed to the worker through DevTools)."""
+    server = start_relaydeck(tmp_path_factory.mktemp("relaydeck"), {"WEB_PUSH_ALLOW_PRIVATE_HOSTS": "true"})
+    yield server
+    server.process.teardown()
 
 
 def png_size(raw):
@@ -155,7 +167,7 @@ def test_the_worker_registers_and_the_settings_offer_notifications_on_a_click(re
       const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
       const response = await fetch(`/v1/web-push/subscriptions/${id}`, { method: 'PUT', credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ endpoint: 'https://push.example.com/send/abc', expirationTime: null,
+        body: JSON.stringify({ endpoint: 'https://push.example.invalid/send/abc', expirationTime: null,
           keys: { p256dh: b64(point), auth: b64(crypto.getRandomValues(new Uint8Array(16))) }, label: 'Chrome on Linux' }) });
       if (!response.ok) throw new Error(await response.text());
     }""")

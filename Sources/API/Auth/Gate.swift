@@ -45,6 +45,22 @@ struct Gate {
         return try limit(principal, endpoint)
     }
 
+    /// Whether the request's credential still stands for `principal`: a request resumed after
+    /// work off the loop (`Pending`) asks, because its key, session or account may have been
+    /// deleted meanwhile. Its use is not recorded again and no limit counts it twice. Throws
+    /// `401` when it no longer does, and the store's failure when it cannot tell.
+    func readmit(_ request: HTTPRequest, as principal: Principal, keyInQuery: Bool) throws {
+        let now: Principal?
+        if !keyInQuery, (try Self.headerCredential(in: request.head)) == nil {
+            now = try WebCookie.session(of: request, context: context).map { .account(accountID: $0.accountID) }
+        } else {
+            now = try context.services.authenticator.authenticate(try Self.credential(in: request.head, keyInQuery: keyInQuery))
+        }
+        guard let now, now.credentialID == principal.credentialID, now.accountID == principal.accountID else {
+            throw APIError.unauthorized
+        }
+    }
+
     /// The rate limit, then the credential's type (`403` before `429`: the request still counts).
     private mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)

@@ -1,3 +1,4 @@
+import EventLoop
 import HTTP
 import Relaydeck
 
@@ -128,6 +129,26 @@ public enum Limits {
     /// `429 rate_limited` with `Retry-After: 60`: a full book frees as its oldest expire.
     static let challengesFull = APIError.rateLimited(retryAfter: tableFullRetryAfterSeconds)
     public static let tableFullRetryAfterSeconds = 60
+
+    /// Name lookups of Web Push endpoints that may run at once (`PushHostLookups`): each holds a
+    /// helper thread while DNS answers. One more for the account is `429` (`Retry-After: 1`),
+    /// one more for the server `503` (`Retry-After: 1`).
+    public static let pushLookupsPerAccount = 2
+    public static let pushLookupsInFlight = 32
+    static let pushLookupsPerAccountRefusal = APIError.rateLimited(retryAfter: 1)
+    static let pushLookupsFullRefusal: APIError = {
+        var error = APIError(503, "unavailable", "The server is looking up too many push services. Try again in 1 second.")
+        error.headers = [("Retry-After", "1")]
+        return error
+    }()
+    /// How long a `PUT` of a subscription waits for its name's lookup: past it, `503` with
+    /// `Retry-After: 5` (`PUT` again; the subscription was not stored).
+    public static let pushLookupTime = TimeSpan.seconds(10)
+    static let pushLookupFailedRefusal: APIError = {
+        var error = APIError(503, "unavailable", "The push service's host name could not be looked up now. Try again in 5 seconds.")
+        error.headers = [("Retry-After", "5")]
+        return error
+    }()
 
     /// A list's `limit`: the sizes it takes (others are `422 validation_failed` on `limit`)
     /// and the size without one.

@@ -23,6 +23,7 @@ extension MCPTools {
         case .park(let wait): return .wait(wait)
         case .respond(let response): return .response(response)
         case .stream: throw APIError.defect("the inbox opened a stream")
+        case .pending: throw APIError.defect("the inbox waited for work off the loop")
         }
     }
 

@@ -3,10 +3,12 @@ import HTTP
 import Relaydeck
 
 /// What an endpoint does with its request: answer now, hold it until something changes or
-/// its time is up, or turn the connection into an event stream.
+/// its time is up, hold it while work off the loop ends (`Pending`), or turn the connection
+/// into an event stream.
 enum Outcome {
     case respond(HTTPResponse)
     case park(Wait)
+    case pending(Pending)
     case stream(StreamOpening)
 }
 

@@ -14,7 +14,7 @@ public enum NameResolver {
     /// once. An IP address literal comes back as itself, without a lookup.
     public static func addresses(of host: String) throws(NameResolutionError) -> [IPAddress] {
         guard !host.isEmpty, !host.utf8.contains(0) else {
-            throw NameResolutionError(host: host, reason: "not a host name")
+            throw NameResolutionError(host: host, reason: "not a host name", isPermanent: true)
         }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -24,7 +24,7 @@ public enum NameResolver {
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0 else {
             let reason = status == EAI_SYSTEM ? Errno.current.description : String(cString: gai_strerror(status))
-            throw NameResolutionError(host: host, reason: reason)
+            throw NameResolutionError(host: host, reason: reason, isPermanent: Self.permanentStatuses.contains(status))
         }
         defer { freeaddrinfo(list) }
         var addresses: [IPAddress] = []
@@ -35,9 +35,15 @@ public enum NameResolver {
             }
             entry = info.ai_next
         }
-        guard !addresses.isEmpty else { throw NameResolutionError(host: host, reason: "no IP address") }
+        guard !addresses.isEmpty else { throw NameResolutionError(host: host, reason: "no IP address", isPermanent: true) }
         return addresses
     }
+
+    /// The answers that say the name has no address, as opposed to a failure to ask now
+    /// (`EAI_AGAIN`: no DNS server answered; `EAI_SYSTEM`, `EAI_MEMORY`): the name does not
+    /// exist (`EAI_NONAME`), exists without an address (`EAI_NODATA`, glibc's -5, which the
+    /// Glibc module does not export), or has none of the asked family (`EAI_ADDRFAMILY`, -9).
+    static let permanentStatuses: Set<Int32> = [EAI_NONAME, -5, -9]
 
     private static func address(of info: addrinfo) -> IPAddress? {
         guard let socketAddress = info.ai_addr else { return nil }
@@ -60,6 +66,15 @@ public enum NameResolver {
 public struct NameResolutionError: Error, Sendable, Equatable, CustomStringConvertible {
     public let host: String
     public let reason: String
+    /// The name has no address (it does not exist, or has none); false when the lookup
+    /// failed for now (no DNS server answered) and may work later.
+    public let isPermanent: Bool
+
+    public init(host: String, reason: String, isPermanent: Bool) {
+        self.host = host
+        self.reason = reason
+        self.isPermanent = isPermanent
+    }
 
     public var description: String {
         // Quoted and escaped: a host with a newline still makes one line.

@@ -78,9 +78,14 @@ struct Config: Sendable {
     /// `WEB_PUSH_CA_FILE`: a PEM file of extra trusted CAs for push services (tests' mock).
     var webPushCAFile: String?
 
-    /// The VAPID `sub`: `WEB_PUSH_SUBJECT`, else `PUBLIC_URL`, else a placeholder address.
+    /// The VAPID `sub`: `WEB_PUSH_SUBJECT`, else `PUBLIC_URL` when it is an `https:` URL, else
+    /// a placeholder address. RFC 8292 asks for a `mailto:` or `https:` URI, and push services
+    /// that check (Mozilla's, Apple's) refuse every push of a token whose `sub` is an `http:`
+    /// URL, so a `PUBLIC_URL` of plain HTTP (a server on a LAN) is never the contact.
     var webPushContact: String {
-        webPushSubject ?? publicURL ?? "mailto:relaydeck@localhost"
+        if let webPushSubject { return webPushSubject }
+        if let publicURL, publicURL.hasPrefix("https://") { return publicURL }
+        return "mailto:relaydeck@localhost"
     }
 
     /// Why Apple's push service (Safari, iPhone) would refuse `webPushContact` (it answers

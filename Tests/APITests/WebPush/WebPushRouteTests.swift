@@ -1,6 +1,7 @@
 @testable import API
 import Clock
 import Crypto
+import EventLoop
 import JSON
 import Relaydeck
 import Testing
@@ -12,11 +13,15 @@ import Testing
     let token: String
     let p256dh: String
     let auth = Base64.encode(Array(1...16), urlSafe: true, padded: false)
+    /// What DNS says of the endpoints' names: the push service's is public.
+    let names = NameTable()
 
     init() throws {
         api = try APIHarness()
         token = try api.createAccount().token
         p256dh = Base64.encode(try P256.PrivateKey().publicKey, urlSafe: true, padded: false)
+        names.addresses["updates.push.example.net"] = [IPAddress("93.184.215.14")!, IPAddress("2606:2800:21f:cb07:6820:80da:af6b:8b2c")!]
+        api.handler.context.pushHostCheck = names.check
     }
 
     /// The body of `PushSubscription.toJSON()`, with `extra` members after it.
@@ -90,6 +95,7 @@ import Testing
         let long = "https://push.example/" + String(repeating: "\u{20AC}", count: 700)
         #expect(try put(body(endpoint: long)).text == validationBody([("endpoint", "Must be a push service's URL: it is longer than 2,048 bytes.")]))
         let ascii = "https://push.example/" + String(repeating: "a", count: 2048 - 21)
+        names.addresses["push.example"] = [IPAddress("93.184.215.14")!]
         #expect(try put(body(endpoint: ascii)).status == 200)
         #expect(try put(body(endpoint: ascii + "a")).status == 422)
     }
@@ -118,6 +124,55 @@ import Testing
         let token = try allowing.createAccount().token
         let answer = try allowing.send("PUT", "/v1/web-push/subscriptions/wps_mock", [bearer(token)], body: body(endpoint: "https://127.0.0.1:8443/p"))
         #expect(answer.status == 200)
+    }
+
+    @Test func aNameIsLookedUpBeforeTheSubscriptionIsStoredAndOneThatLeadsToAPrivateAddressIsRefused() throws {
+        names.addresses["push.rebind.example"] = [IPAddress("93.184.215.14")!, IPAddress("127.0.0.1")!]
+        names.addresses["metadata.example"] = [IPAddress("169.254.169.254")!]
+        names.addresses["v6.lan.example"] = [IPAddress("fd00::7")!]
+        names.addresses["mapped.example"] = [IPAddress("::ffff:10.0.0.1")!]
+        for host in ["push.rebind.example", "metadata.example", "v6.lan.example", "mapped.example"] {
+            let refused = try put(body(endpoint: "https://\(host)/p"))
+            #expect(refused.text == validationBody([
+                ("endpoint", "Must be a push service on the internet, not an address of this machine or its network."),
+            ]), "\(host)")
+        }
+        #expect(names.asked == ["push.rebind.example", "metadata.example", "v6.lan.example", "mapped.example"])
+        #expect(try api.send("GET", "/v1/web-push/subscriptions", [bearer(token)]).text == #"{"subscriptions":[]}"#)
+        // The public name was looked up too, and stored.
+        #expect(try put(body()).status == 200)
+        #expect(names.asked.last == "updates.push.example.net")
+        #expect(api.handler.context.pushHostLookups.count == 0)
+    }
+
+    @Test func aNameWithoutAnAddressIs422AndALookupThatFailsForNowIs503() throws {
+        let unknown = try put(body(endpoint: "https://push.nowhere.example/p"))
+        #expect(unknown.text == validationBody([("endpoint", "Must be a push service on the internet: its host name has no address.")]))
+        names.unreachable.insert("updates.push.example.net")
+        let failed = try put(body())
+        #expect(failed.status == 503)
+        #expect(failed.header("retry-after") == "5")
+        #expect(failed.text == errorBody("unavailable", "The push service's host name could not be looked up now. Try again in 5 seconds."))
+        #expect(try api.send("GET", "/v1/web-push/subscriptions", [bearer(token)]).text == #"{"subscriptions":[]}"#)
+    }
+
+    @Test func aBodyRefusedOnItsOwnIsNeverLookedUp() throws {
+        #expect(try put(body(auth: "c2hvcnQ")).status == 422)
+        #expect(try put(body(), id: "nope").status == 422)
+        #expect(names.asked.isEmpty)
+    }
+
+    @Test func literalAddressesAndAllowedPrivateHostsNeedNoLookup() throws {
+        #expect(try put(body(endpoint: "https://93.184.215.14/p")).status == 200)
+        var configuration = APIConfiguration()
+        configuration.webPushAllowsPrivateHosts = true
+        let allowing = try APIHarness(configuration: configuration)
+        allowing.handler.context.pushHostCheck = names.check
+        let token = try allowing.createAccount().token
+        let answer = try allowing.send("PUT", "/v1/web-push/subscriptions/wps_lan", [bearer(token)],
+                                       body: body(endpoint: "https://push.lan.example/p"))
+        #expect(answer.status == 200)
+        #expect(names.asked.isEmpty)
     }
 
     @Test func theEleventhNewSubscriptionIsAConflictAndReplacingOneIsNot() throws {

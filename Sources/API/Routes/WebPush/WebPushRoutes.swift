@@ -58,13 +58,16 @@ final class WebPushRoutes: RouteGroup {
     /// `PUT /v1/web-push/subscriptions/{subscription_id}`: the browser's
     /// `PushSubscription.toJSON()` as it is (`endpoint`, `expirationTime`, `keys.p256dh`,
     /// `keys.auth`) and an optional `label`; `200` with the stored subscription. A malformed
-    /// ID is a `422` on `subscription_id` with the body's problems, as a device's.
+    /// ID is a `422` on `subscription_id` with the body's problems, as a device's. An endpoint
+    /// named by a DNS name is looked up first, off the loop (`Pending`), unless private hosts
+    /// are allowed: a name that leads to this machine or its networks is a `422` too.
     func put(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
         let id = try call.path("subscription_id")
+        let allowsPrivateHosts = context.configuration.webPushAllowsPrivateHosts
         var body = call.bodyReader()
         body.require("endpoint")
         body.require("keys")
-        let endpoint = body.read("endpoint", .pushEndpoint(allowingPrivateHosts: context.configuration.webPushAllowsPrivateHosts))
+        let endpoint = body.read("endpoint", .pushEndpoint(allowingPrivateHosts: allowsPrivateHosts))
         // The browser writes `null` when the subscription does not expire.
         let expirationTime = body.readNullable("expirationTime", .int(0...Self.latestExpiration)).value
         let label = body.readNullable("label", .text(.webPushLabel)).value
@@ -85,10 +88,51 @@ final class WebPushRoutes: RouteGroup {
         try body.check()
         guard let endpoint, let p256dh, let auth else { throw APIError.defect("a checked subscription body lost a field") }
         let registration = WebPushSubscriptions.Registration(
-            endpoint: endpoint, p256dh: p256dh.bytes, auth: auth, label: label?.value, expirationTime: expirationTime.map { Int64($0) })
-        let stored = try subscriptions.put(accountID: account.accountID, id: id, registration)
-        return Answers.object(capacity: 2300) { stored.write(to: &$0) }
+            endpoint: endpoint.url, p256dh: p256dh.bytes, auth: auth, label: label?.value, expirationTime: expirationTime.map { Int64($0) })
+        let store = { [subscriptions] () throws -> Outcome in
+            let stored = try subscriptions.put(accountID: account.accountID, id: id, registration)
+            return Answers.object(capacity: 2300) { stored.write(to: &$0) }
+        }
+        // A literal address was judged by the field's rule, without a lookup.
+        if allowsPrivateHosts || IPAddress(endpoint.host) != nil { return try store() }
+        return try lookingUp(endpoint.host, for: account.accountID, then: store)
     }
+
+    /// Holds the `PUT` while `host` is looked up, then stores the subscription if every
+    /// address of the name is public (`PushHostCheck`); else the refusal of its verdict.
+    private func lookingUp(_ host: String, for accountID: String, then store: @escaping Pending.Rest) throws -> Outcome {
+        let lookups = context.pushHostLookups
+        try lookups.admit(accountID)
+        let check = context.pushHostCheck
+        let loop = context.loop
+        return .pending(Pending(timeout: Limits.pushLookupTime, start: { resume in
+            check.check(host, loop: loop) { verdict in
+                lookups.release(accountID)
+                resume {
+                    try Self.accept(verdict)
+                    return try store()
+                }
+            }
+        }, expired: Limits.pushLookupFailedRefusal))
+    }
+
+    /// The lookup's verdict as the contract's answer: nothing for a public host, a `422` on
+    /// `endpoint` for a private one or a name without an address, a `503` for a lookup that
+    /// failed for now (no DNS server answered).
+    static func accept(_ verdict: PushHostCheck.Verdict) throws {
+        switch verdict {
+        case .allowed:
+            return
+        case .privateAddress:
+            throw APIError.validation([FieldProblem("endpoint", privateHostMessage)])
+        case .noAddress:
+            throw APIError.validation([FieldProblem("endpoint", "Must be a push service on the internet: its host name has no address.")])
+        case .lookupFailed:
+            throw Limits.pushLookupFailedRefusal
+        }
+    }
+
+    static let privateHostMessage = "Must be a push service on the internet, not an address of this machine or its network."
 
     /// `DELETE /v1/web-push/subscriptions/{subscription_id}`: `204`, or `404`.
     func delete(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
@@ -114,11 +158,11 @@ final class WebPushRoutes: RouteGroup {
     static let latestExpiration = 253_402_300_799_999
 }
 
-extension FieldKind where Value == String {
+extension FieldKind where Value == PushEndpoint {
     /// A push service's endpoint (`PushEndpoint`), refused with the reason; a host that is an
     /// address of this machine or its networks (or `localhost`) is refused too unless the
-    /// administrator allows it (`WEB_PUSH_ALLOW_PRIVATE_HOSTS`). A name is resolved again at
-    /// each send, where the same rule holds.
+    /// administrator allows it (`WEB_PUSH_ALLOW_PRIVATE_HOSTS`). Any other name is looked up
+    /// before the subscription is stored (`PushHostCheck`), and again at each send.
     static func pushEndpoint(allowingPrivateHosts: Bool) -> FieldKind {
         FieldKind { value, _ in
             guard case .string(let text) = value else { return .failure(FieldMessage("Must be a string.")) }
@@ -129,9 +173,9 @@ extension FieldKind where Value == String {
                 return .failure(FieldMessage("Must be a push service's URL: it \(error.reason)."))
             }
             if !allowingPrivateHosts && PushAddressRule.isPrivateName(endpoint.host) {
-                return .failure(FieldMessage("Must be a push service on the internet, not an address of this machine or its network."))
+                return .failure(FieldMessage(WebPushRoutes.privateHostMessage))
             }
-            return .success(text)
+            return .success(endpoint)
         }
     }
 }
