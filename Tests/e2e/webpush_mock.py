@@ -132,6 +132,9 @@ class WebPushMock:
         self.events_file = events_file
         self.lock = threading.Lock()
         self.subscriptions: dict[str, Subscription] = {}
+        # Requests being handled now, and the most there ever were at once.
+        self.in_flight = 0
+        self.max_in_flight = 0
         cert_file, key_file = make_certificate(directory, "webpush-mock")
         self.ca_file = cert_file
         mock = self
@@ -163,6 +166,16 @@ class WebPushMock:
             out.write(json.dumps(event) + "\n")
 
     def handle(self, request: http.server.BaseHTTPRequestHandler) -> None:
+        with self.lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            self.handle_push(request)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+    def handle_push(self, request: http.server.BaseHTTPRequestHandler) -> None:
         length = int(request.headers.get("Content-Length", "0"))
         body = request.rfile.read(length)
         sub_id = request.path.removeprefix("/push/")
