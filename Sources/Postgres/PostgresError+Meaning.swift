@@ -21,6 +21,8 @@ extension PostgresError {
         switch kind {
         case .connectionLost, .timedOut, .authentication, .tls, .closed:
             return .unavailable(reconnect: true)
+        case .busy:
+            return .unavailable(reconnect: false)
         case .protocolViolation:
             return .defect(reconnect: true)
         case .skipped:

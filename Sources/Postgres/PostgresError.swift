@@ -26,8 +26,10 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         /// A row read as something it is not (a column it does not have, NULL where a value
         /// must be, another type): the query and its decoder are out of step.
         case mismatch
-        /// The connection was closed by its owner, or takes no more work (its queue is full).
+        /// The connection was closed by its owner (or is not set up yet).
         case closed
+        /// The connection takes no more work now: `PostgresLimits.maxBatchesInFlight` wait.
+        case busy
     }
 
     public let kind: Kind
@@ -64,6 +66,7 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         case .skipped: text = "PostgreSQL statement not run: \(message)"
         case .mismatch: text = "PostgreSQL result mismatch: \(message)"
         case .closed: text = "PostgreSQL connection closed: \(message)"
+        case .busy: text = "PostgreSQL connection busy: \(message)"
         }
         if kind != .server, let sqlState { text += " [\(sqlState)]" }
         if let sql { text += " in: \(sql)" }

@@ -37,6 +37,7 @@ import Testing
         #expect(PostgresError(.protocolViolation, "m").meaning == .defect(reconnect: true))
         #expect(PostgresError(.mismatch, "m").meaning == .defect(reconnect: false))
         #expect(PostgresError(.skipped, "m").meaning == .skipped)
+        #expect(PostgresError(.busy, "m").meaning == .unavailable(reconnect: false))
     }
 
     @Test func aDataExceptionsMessageLosesTheValueItQuotes() throws {

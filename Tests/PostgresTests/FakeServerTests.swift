@@ -217,6 +217,20 @@ import TestSupport
         #expect(closed == PostgresError(.protocolViolation, "a message of type 'A' of 9007 bytes, over this client's limit of 8070"))
     }
 
+    @Test func batchesPastTheBoundAreRefusedAtOnceAndTheOthersGoOn() throws {
+        let server = try loggedIn { _ in }
+        var limits = PostgresLimits()
+        limits.maxBatchesInFlight = 2
+        let connection = try driver.open(settings(server), limits: limits)
+        var results: [Result<BatchResult, PostgresError>] = []
+        for _ in 0..<3 { connection.run([PostgresQuery("SELECT 1")]) { results.append($0) } }
+        driver.run { !results.isEmpty }
+        #expect(results.count == 1)
+        #expect(failure(results[0]) == PostgresError(.busy, "2 batches wait for answers already"))
+        #expect(connection.isOpen && connection.batchesInFlight == 2)
+        connection.close()
+    }
+
     @Test func aServerThatClosesMidBatchFailsItAsLost() throws {
         let server = try loggedIn { peer in
             peer.send(Backend.parseComplete + Backend.noParameters + Backend.rowDescription + Backend.bindComplete + Backend.dataRow(1))

@@ -53,16 +53,17 @@ public final class PostgresCluster: @unchecked Sendable {
         caFile = directory + "/ca.pem"
         logFile = directory + "/postgres.log"
         let data = directory + "/data"
-        try PostgresTemplate.runAsServer(["cp", "-a", template.data, data], log: directory + "/copy.log")
+        try PostgresTemplate.runAsServer(["cp", "-a", template.data, data], in: directory, log: directory + "/copy.log")
         try Self.makeCertificates(in: directory)
-        try PostgresTemplate.runAsServer(["cp", template.hbaFile, directory + "/pg_hba.conf"], log: directory + "/copy.log")
+        try PostgresTemplate.runAsServer(["cp", template.hbaFile, directory + "/pg_hba.conf"], in: directory, log: directory + "/copy.log")
         let settings = [
             "listen_addresses=127.0.0.1", "port=\(port)", "unix_socket_directories=\(directory)",
             "hba_file=\(directory)/pg_hba.conf", "ssl=on", "ssl_cert_file=\(directory)/server.pem",
             "ssl_key_file=\(directory)/server-key.pem", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
             "max_connections=40", "shared_buffers=16MB", "log_min_messages=warning",
         ]
-        process = try ChildProcess(PostgresTemplate.asServer([template.bin + "/postgres", "-D", data] + settings.flatMap { ["-c", $0] }),
+        process = try ChildProcess(PostgresTemplate.asServer([template.bin + "/postgres", "-D", data] + settings.flatMap { ["-c", $0] },
+                                                             in: directory),
                                    stdout: logFile, stderr: logFile)
         try waitUntilReady(data)
     }

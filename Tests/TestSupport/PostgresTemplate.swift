@@ -39,7 +39,7 @@ final class PostgresTemplate: Sendable {
         TemporaryDirectory.write(Array(PostgresCluster.passwords["rd_admin"]!.utf8), to: passwordFile)
         Self.giveToServer(passwordFile)
         try Self.runAsServer([bin + "/initdb", "-D", data, "-U", "rd_admin", "--pwfile=" + passwordFile, "-A", "scram-sha-256",
-                              "-E", "UTF8", "--locale=C", "--no-sync"], log: directory + "/initdb.log")
+                              "-E", "UTF8", "--locale=C", "--no-sync"], in: directory, log: directory + "/initdb.log")
         // One statement a line: single-user mode ends a statement at the newline.
         let setup = """
             CREATE ROLE rd_scram LOGIN PASSWORD '\(PostgresCluster.passwords["rd_scram"]!)'
@@ -53,7 +53,8 @@ final class PostgresTemplate: Sendable {
         let setupFile = directory + "/setup.sql"
         TemporaryDirectory.write(Array(setup.utf8), to: setupFile)
         Self.giveToServer(setupFile)
-        try Self.runAsServer([bin + "/postgres", "--single", "-D", data, "postgres"], stdin: setupFile, log: directory + "/setup.log")
+        try Self.runAsServer([bin + "/postgres", "--single", "-D", data, "postgres"], in: directory, stdin: setupFile,
+                             log: directory + "/setup.log")
         let hba = """
             local all all trust
             host all rd_trust 127.0.0.1/32 trust
@@ -80,14 +81,17 @@ final class PostgresTemplate: Sendable {
     /// Whether the tests run as root, where the server's programs run as `postgres`.
     static var isRoot: Bool { geteuid() == 0 }
 
-    /// `arguments` as the server's user: itself, or `postgres` through `setpriv` under root.
-    static func asServer(_ arguments: [String]) -> [String] {
-        guard isRoot else { return arguments }
-        return ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"] + arguments
+    /// `arguments` as the server's user (itself, or `postgres` through `setpriv` under root),
+    /// run in `directory`: PostgreSQL's programs resolve their own path from the working
+    /// directory, which the `postgres` user may not be allowed into (a CI checkout of root's).
+    static func asServer(_ arguments: [String], in directory: String) -> [String] {
+        let inDirectory = ["sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + arguments
+        guard isRoot else { return inDirectory }
+        return ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"] + inDirectory
     }
 
-    static func runAsServer(_ arguments: [String], stdin: String = "/dev/null", log: String) throws(ChildProcessError) {
-        let status = try ChildProcess(asServer(arguments), stdin: stdin, stdout: log, stderr: log).wait()
+    static func runAsServer(_ arguments: [String], in directory: String, stdin: String = "/dev/null", log: String) throws(ChildProcessError) {
+        let status = try ChildProcess(asServer(arguments, in: directory), stdin: stdin, stdout: log, stderr: log).wait()
         guard status == 0 else {
             throw ChildProcessError(message: "\(arguments[0]) exited with \(status): \(String(decoding: readFile(log), as: UTF8.self))")
         }

@@ -95,7 +95,8 @@ public final class PostgresConnection: IOHandler {
             return
         }
         guard pipeline.count < limits.maxBatchesInFlight else {
-            loop.runSoon { completion(.failure(PostgresError(.closed, "\(self.limits.maxBatchesInFlight) batches wait for answers already"))) }
+            let error = PostgresError(.busy, "\(limits.maxBatchesInFlight) batches wait for answers already")
+            loop.runSoon { completion(.failure(error)) }
             return
         }
         var writer = MessageWriter(capacity: 64 * statements.count + 16)
@@ -132,10 +133,11 @@ public final class PostgresConnection: IOHandler {
     /// flight fail with `.closed`. `onClose` is not called.
     public func close() {
         guard phase != .closed else { return }
-        if phase == .ready, let transport {
+        // Best effort, and only between messages (a batch half written would take it as its
+        // own bytes): the socket takes five bytes, or the server sees the end anyway.
+        if phase == .ready, output.isEmpty, let transport {
             var writer = MessageWriter()
             writer.terminate()
-            // Best effort: the socket takes five bytes, or the server sees the end anyway.
             _ = try? transport.write([writer.bytes][...], skipping: 0)
         }
         onClose = nil
