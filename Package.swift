@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets", "WebPush"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS"],
+            dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS", "Postgres"],
             swiftSettings: strict
         ),
 
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["TestSupport", "Postgres", "Crypto", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
         .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),
-        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
+        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging", "Postgres"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
