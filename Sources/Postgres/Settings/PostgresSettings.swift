@@ -3,8 +3,9 @@ import EventLoop
 /// What it takes to connect: where, as whom, which database, and how TLS is used. Made from
 /// a URL or keyword/value string by `PostgresSettings.parse` (`DATABASE_URL`).
 ///
-/// The password is a secret: `description` and `redacted` never show it.
-public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
+/// The password is a secret: `description`, `redacted` and the mirror (`dump`, a debugger)
+/// never show it.
+public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     public var endpoint: PostgresEndpoint
     public var user: String
     public var password: String?
@@ -57,6 +58,10 @@ public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { redacted }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["settings": redacted])
+    }
 
     /// Percent-encodes what a URL part cannot hold as is.
     static func escaped(_ text: String) -> String {
