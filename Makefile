@@ -32,6 +32,9 @@ APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl ma
 BENCH_APT_PACKAGES := nginx-light wrk
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
 BROWSER_APT_PACKAGES := chromium
+# The PostgreSQL client's tests start servers of their own from Debian's binaries
+# (Tests/TestSupport/PostgresCluster.swift): initdb and postgres, in a temporary folder.
+TEST_APT_PACKAGES := postgresql
 
 .PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench clean
 
@@ -46,7 +49,7 @@ deps:
 
 # One call, so that apt-get update runs once even when both lists miss something.
 test-deps:
-	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BROWSER_APT_PACKAGES)
+	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(TEST_APT_PACKAGES) $(BROWSER_APT_PACKAGES)
 
 bench-deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BENCH_APT_PACKAGES)

@@ -47,6 +47,11 @@ let package = Package(
         // clients: the `Transport` protocol, plain and TLS (server and client side), the
         // non-blocking TCP connect and the name lookup off the loop.
         .target(name: "Transports", dependencies: ["EventLoop", "Logging", "TLS"], swiftSettings: strict),
+        // The PostgreSQL client (frontend/backend protocol 3.0) on the loop, over the same
+        // transports: connection set-up, authentication (SCRAM through Crypto), pipelined
+        // batches, LISTEN/NOTIFY. Written here rather than linking libpq: see
+        // `docs/architecture.md`, "The PostgreSQL client".
+        .target(name: "Postgres", dependencies: ["Crypto", "EventLoop", "Logging", "TLS", "Transports"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux", "TLS", "Transports"], swiftSettings: strict),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
@@ -67,7 +72,7 @@ let package = Package(
         .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets", "WebPush"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS"],
+            dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS", "Postgres"],
             swiftSettings: strict
         ),
 
@@ -90,9 +95,12 @@ let package = Package(
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite", "WebPush", "Transports"], swiftSettings: strict),
         .testTarget(name: "PushDispatchTests", dependencies: ["TestSupport", "DomainTestSupport", "PushDispatch", "APNs", "WebPush", "Crypto", "Relaydeck", "EventLoop", "JSON", "SQLite"], swiftSettings: strict),
         .testTarget(name: "TLSTests", dependencies: ["TestSupport", "TLS", "EventLoop"], swiftSettings: strict),
+        // Against a real PostgreSQL that the tests start themselves (`PostgresCluster`), and
+        // against fake servers written in the tests for what a real one never does.
+        .testTarget(name: "PostgresTests", dependencies: ["TestSupport", "Postgres", "Crypto", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
         .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),
-        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging"], swiftSettings: strict),
+        .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging", "Postgres"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

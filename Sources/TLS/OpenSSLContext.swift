@@ -45,13 +45,13 @@ final class OpenSSLContext {
         return context
     }
 
-    static func client(alpn: [String], extraCAFile: String?, verifyPeer: Bool) throws(TLSError) -> OpenSSLContext {
+    static func client(alpn: [String], extraCAFile: String?, verifyPeer: Bool, systemCAs: Bool = true) throws(TLSError) -> OpenSSLContext {
         let context = try make(method: TLS_client_method(), alpn: alpn)
         let pointer = context.pointer
         if verifyPeer {
             SSL_CTX_set_verify(pointer, SSL_VERIFY_PEER, nil)
             // The system's CAs (Debian: /usr/lib/ssl/certs, the ca-certificates bundle).
-            guard SSL_CTX_set_default_verify_paths(pointer) == 1 else {
+            guard !systemCAs || SSL_CTX_set_default_verify_paths(pointer) == 1 else {
                 throw TLSError(.configuration, "cannot load the system CA certificates: \(openSSLErrors())")
             }
             if let extraCAFile {

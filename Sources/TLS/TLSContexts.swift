@@ -1,12 +1,45 @@
-/// What a client needs to open TLS sessions: the protocols to offer through ALPN, and the
-/// trusted CAs (the system's, plus an optional extra PEM file such as a test CA). The
-/// peer's certificate is always verified against them and against the host name.
+/// What a client needs to open TLS sessions: the protocols to offer through ALPN, the
+/// trusted CAs, and how much of the peer's certificate is checked. The push clients take the
+/// default: the system's CAs plus an optional extra PEM file (a test CA), the certificate
+/// verified against them and against the host name.
 public final class TLSClientContext {
     let context: OpenSSLContext
+    /// Whether a session checks the certificate against the name it was given.
+    let checksName: Bool
+
+    /// Which certificates a client believes.
+    public enum Trust: Sendable, Equatable {
+        /// The system's CAs, plus the PEM file given, if any.
+        case system(extraCAFile: String?)
+        /// Only the CAs of this PEM file (PostgreSQL's `sslrootcert`): a private CA, and no
+        /// public CA can vouch for the database.
+        case only(caFile: String)
+    }
+
+    /// How much of the peer is checked (PostgreSQL's `sslmode` names the three).
+    public enum PeerCheck: Sendable, Equatable {
+        /// Nothing: the session is encrypted but the peer unknown (`require`).
+        case none
+        /// The certificate chains to a trusted CA, whatever name it carries (`verify-ca`).
+        case chain
+        /// The chain, and the certificate carries the name (or address) dialed (`verify-full`).
+        case chainAndName
+    }
 
     /// `alpn`: protocol names in order of preference, such as `["h2"]`.
-    public init(alpn: [String] = [], extraCAFile: String? = nil) throws(TLSError) {
-        context = try OpenSSLContext.client(alpn: alpn, extraCAFile: extraCAFile, verifyPeer: true)
+    public convenience init(alpn: [String] = [], extraCAFile: String? = nil) throws(TLSError) {
+        try self.init(alpn: alpn, trust: .system(extraCAFile: extraCAFile), check: .chainAndName)
+    }
+
+    public init(alpn: [String] = [], trust: Trust, check: PeerCheck) throws(TLSError) {
+        let extra: String?
+        let system: Bool
+        switch trust {
+        case .system(let file): (extra, system) = (file, true)
+        case .only(let file): (extra, system) = (file, false)
+        }
+        context = try OpenSSLContext.client(alpn: alpn, extraCAFile: extra, verifyPeer: check != .none, systemCAs: system)
+        checksName = check == .chainAndName
     }
 }
 

@@ -9,26 +9,28 @@ import COpenSSL
 /// owns both. Writes use `write(2)` underneath, so the process must ignore SIGPIPE (the
 /// daemon does, in main.swift). One thread at a time.
 public final class TLSSession {
-    private let ssl: OpaquePointer
+    let ssl: OpaquePointer
     /// Keeps the `SSL_CTX` (and its ALPN list) alive for as long as the session.
     private let context: OpenSSLContext
 
     /// A client session for `serverName`: sent as SNI (unless it is an IP address), and
-    /// the name (or IP address) the server's certificate must carry.
+    /// the name (or IP address) the server's certificate must carry when the context checks
+    /// names (`TLSClientContext.PeerCheck`).
     public init(client: TLSClientContext, fd: Int32, serverName: String) throws(TLSError) {
         context = client.context
         ssl = try Self.makeSSL(context.pointer, fd: fd)
         let param = SSL_get0_param(ssl)
         if Self.isIPAddress(serverName) {
-            guard X509_VERIFY_PARAM_set1_ip_asc(param, serverName) == 1 else {
+            guard !client.checksName || X509_VERIFY_PARAM_set1_ip_asc(param, serverName) == 1 else {
                 SSL_free(ssl)
                 throw TLSError(.configuration, "cannot check the certificate against \(serverName): \(openSSLErrors())")
             }
         } else {
             // No partial wildcards (`a*.example.com`), as RFC 6125 recommends.
             SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+            let checksName = client.checksName
             let named = serverName.withCString { name in
-                SSL_set1_host(ssl, name) == 1
+                (!checksName || SSL_set1_host(ssl, name) == 1)
                     && SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: name)) == 1
             }
             guard named else {

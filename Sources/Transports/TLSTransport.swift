@@ -123,3 +123,8 @@ public final class TLSTransport: Transport {
         return Errno(EPROTO)
     }
 }
+
+extension TLSTransport {
+    /// The server's certificate hash for channel binding (`TLSSession.serverEndPointHash`).
+    public var serverEndPointHash: [UInt8]? { session.serverEndPointHash }
+}

@@ -81,6 +81,10 @@ extension CommandLine {
 
     static func serve() -> Int32 {
         guard let (config, environment) = loadConfig() else { return 1 }
+        if let refusal = config.unservedDatabaseRefusal {
+            printError(refusal)
+            return 1
+        }
         Log.configure(level: config.logLevel, format: config.logFormat,
                       journal: JournalStream.isStandardError(environment["JOURNAL_STREAM"]))
         raiseDescriptorLimit()

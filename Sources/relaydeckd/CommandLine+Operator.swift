@@ -139,6 +139,10 @@ extension CommandLine {
     /// "not found" is about (`--account "acc_..."`), so the operator sees which one.
     private static func withStore(refused: String? = nil, _ body: (Store, Config) throws -> Void) -> Int32 {
         guard let config = operatorConfig() else { return 1 }
+        if let refusal = config.unservedDatabaseRefusal {
+            printError(refusal)
+            return 1
+        }
         var options = Database.Options()
         options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
         let store = Store(path: config.databasePath, options: options)

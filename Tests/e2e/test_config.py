@@ -15,7 +15,7 @@ ENV_FILE = PACKAGE_ROOT / "etc" / "relaydeck.env"
 
 # The variables of the config loader (Sources/relaydeckd/Config), as the README lists them.
 VARIABLES = [
-    "LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "PUBLIC_URL", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
+    "LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "DATABASE_URL", "DATABASE_URL_FILE", "PUBLIC_URL", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
     "RATE_LIMIT_REQUESTS_PER_MINUTE", "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR",
     "TRUSTED_PROXIES", "WEB_PUSH_ALLOW_PRIVATE_HOSTS", "WEB_PUSH_SUBJECT", "WEB_PUSH_CA_FILE", "APP_TOTP_SECRET", "APP_TOTP_SECRET_FILE", "APP_ATTEST_APP_IDS",
     "APP_ATTEST_ENVIRONMENT", "APP_ATTEST_ROOT_CA_FILE", "APNS_TEAM_ID", "APNS_KEY_ID",
@@ -140,6 +140,37 @@ def test_serving_with_a_bad_secret_never_prints_it(tmp_path):
     line = assert_one_error_line(done.stderr, "APP_TOTP_SECRET")
     assert "not*base32" not in line
     assert done.stdout == ""
+
+
+DATABASE_PASSWORD = "pg-pw-7c1d9e"
+DATABASE_URL = f"postgres://relaydeck:{DATABASE_PASSWORD}@db.internal:5433/relaydeck?sslmode=require"
+
+
+def test_check_config_shows_the_database_url_without_its_password(tmp_path):
+    done = run(["check-config"], {"DATABASE_URL": DATABASE_URL}, tmp_path=tmp_path)
+    assert done.returncode == 0, done
+    assert "DATABASE_URL=postgres://relaydeck:(hidden)@db.internal:5433/relaydeck?sslmode=require\n" in done.stdout
+    assert DATABASE_PASSWORD not in done.stdout + done.stderr
+
+
+def test_a_bad_database_url_is_named_but_its_password_never_printed(tmp_path):
+    done = run(["check-config"], {"DATABASE_URL": f"postgres://relaydeck:{DATABASE_PASSWORD}@db:port/app"}, tmp_path=tmp_path)
+    assert done.returncode == 1, done
+    line = assert_one_error_line(done.stderr, "DATABASE_URL")
+    assert DATABASE_PASSWORD not in line + done.stdout
+
+
+@pytest.mark.parametrize("args", [[], ["account", "create"], ["backup", "copy.db"]])
+def test_serving_or_using_the_store_with_a_database_url_refuses_to_start(tmp_path, args):
+    # PostgreSQL is not served yet (issue 25): with DATABASE_URL set, nothing touches SQLite
+    # as if it were the store the operator asked for.
+    done = run(args, {"DATABASE_URL": DATABASE_URL}, tmp_path=tmp_path)
+    assert done.returncode == 1, done
+    line = assert_one_error_line(done.stderr, "DATABASE_URL")
+    assert "PostgreSQL is not served yet" in line
+    assert DATABASE_PASSWORD not in line + done.stdout
+    assert "listening" not in done.stdout + done.stderr
+    assert not (tmp_path / "relaydeck.db").exists()
 
 
 def test_unknown_subcommand_prints_usage_and_exits_2(tmp_path):

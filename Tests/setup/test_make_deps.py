@@ -9,6 +9,7 @@ from standins import makefile_list, plain_line
 APT_PACKAGES = makefile_list("APT_PACKAGES")
 BENCH_APT_PACKAGES = makefile_list("BENCH_APT_PACKAGES")
 BROWSER_APT_PACKAGES = makefile_list("BROWSER_APT_PACKAGES")
+TEST_APT_PACKAGES = makefile_list("TEST_APT_PACKAGES")
 PACKAGE_APT_PACKAGES = makefile_list("PACKAGE_APT_PACKAGES")
 
 
@@ -72,14 +73,23 @@ def test_make_bench_deps_installs_both_lists_after_one_update(machine):
 def test_make_test_deps_installs_chromium_with_the_build_packages_after_one_update(machine):
     # The browser tests (Tests/browser) drive Debian's chromium; `make test` installs it.
     assert BROWSER_APT_PACKAGES == ["chromium"]
-    machine.installed(*APT_PACKAGES).missing("curl").missing("chromium").healthy_venv()
+    machine.installed(*APT_PACKAGES, *TEST_APT_PACKAGES).missing("curl").missing("chromium").healthy_venv()
     done = machine.make("test-deps")
     assert done.returncode == 0, done
     assert machine.apt_calls() == ["update", "install curl chromium"]
 
 
-def test_make_deps_alone_never_installs_chromium(machine):
-    machine.installed(*APT_PACKAGES).missing("chromium").healthy_venv()
+def test_make_test_deps_installs_postgresql_for_the_client_tests(machine):
+    # The PostgreSQL client's tests run Debian's initdb and postgres (Tests/TestSupport/PostgresCluster.swift).
+    assert TEST_APT_PACKAGES == ["postgresql"]
+    machine.installed(*APT_PACKAGES, *BROWSER_APT_PACKAGES).missing("postgresql").healthy_venv()
+    done = machine.make("test-deps")
+    assert done.returncode == 0, done
+    assert machine.apt_calls() == ["update", "install postgresql"]
+
+
+def test_make_deps_alone_never_installs_chromium_or_postgresql(machine):
+    machine.installed(*APT_PACKAGES).missing("chromium").missing("postgresql").healthy_venv()
     done = machine.make("deps")
     assert done.returncode == 0, done
     assert machine.calls("apt-get") == []

@@ -52,6 +52,7 @@ extension ConfigReader {
         }
         config.databasePath = value("DATABASE_PATH") ?? config.databasePath
         config.databaseSynchronous = try choice("DATABASE_SYNCHRONOUS", ["NORMAL", "FULL"], default: "NORMAL")
+        config.databaseURL = try databaseURL()
         config.publicURL = try origin("PUBLIC_URL", schemes: ["https", "http"])
         config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: Limits.Rate.requests.count, in: Self.limitRange)
         config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: Limits.Rate.accounts.count, in: Self.limitRange)

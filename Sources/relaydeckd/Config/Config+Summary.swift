@@ -1,5 +1,6 @@
 import EventLoop
 import Logging
+import Postgres
 
 /// Printing a configuration never shows a secret: `print(config)`, string interpolation and
 /// `dump(config)` all go through the redacted summary, so a debug log line cannot leak
@@ -12,6 +13,8 @@ extension Config: CustomStringConvertible, CustomReflectable {
             ("LISTEN", listen.text),
             ("DATABASE_PATH", databasePath),
             ("DATABASE_SYNCHRONOUS", databaseSynchronous),
+            // The URL without its password (`PostgresSettings.redacted`).
+            ("DATABASE_URL", databaseURL?.redacted ?? "(off: SQLite at DATABASE_PATH)"),
             ("PUBLIC_URL", publicURL ?? "(from the Host header)"),
             ("RATE_LIMIT_REQUESTS_PER_MINUTE", String(rateLimitRequestsPerMinute)),
             ("RATE_LIMIT_ACCOUNTS_PER_HOUR", String(rateLimitAccountsPerHour)),

@@ -2,6 +2,7 @@ import API
 import EventLoop
 import HTTP
 import Logging
+import Postgres
 import Relaydeck
 
 /// Every setting of the daemon, read once from the environment at start and checked.
@@ -50,6 +51,11 @@ struct Config: Sendable {
     var databasePath = "./relaydeck.db"
     /// `DATABASE_SYNCHRONOUS`: `NORMAL` (default) or `FULL`, read case-insensitively.
     var databaseSynchronous = "NORMAL"
+    /// `DATABASE_URL` (or `_FILE`, or the credential): PostgreSQL's connection string,
+    /// checked at start. Secret (it holds the password). This build does not serve from it
+    /// yet: with it set, the server and the operator's store commands refuse to start
+    /// (`unservedDatabaseRefusal`). Nil: SQLite at `databasePath`.
+    var databaseURL: PostgresSettings?
     /// `PUBLIC_URL`: the server's own origin, `http(s)://host[:port]`, normalized as
     /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).
     /// Nil: taken from each request's `Host` header.

@@ -2,7 +2,7 @@
 ///
 /// `description` is the one line printed on stderr. Messages may quote a non-secret value
 /// through `quoted(_:)`; they never hold a secret (`APP_TOTP_SECRET`, `APNS_PRIVATE_KEY`,
-/// the contents of their files, a TLS key, a password in a URL).
+/// the contents of their files, a TLS key, `DATABASE_URL` and the password in it).
 struct ConfigError: Error, Equatable, CustomStringConvertible {
     let variable: String
     let message: String

@@ -1,0 +1,41 @@
+/// A parameter of a statement. Each goes in the format its type is exact in without knowing
+/// the parameter's type on the server (the statement is parsed without types, so the server
+/// infers them): numbers, booleans and text as text, which the server parses into whatever
+/// type the parameter has; bytes as binary, which is `bytea`'s raw form.
+public enum PostgresValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case double(Double)
+    case bool(Bool)
+    case text(String)
+    case bytes([UInt8])
+
+    var isBinary: Bool {
+        if case .bytes = self { return true }
+        return false
+    }
+
+    /// The bytes sent; nil for NULL.
+    var encoded: [UInt8]? {
+        switch self {
+        case .null: return nil
+        case .integer(let value): return Array(String(value).utf8)
+        case .double(let value):
+            if value.isNaN { return Array("NaN".utf8) }
+            if value.isInfinite { return Array((value < 0 ? "-Infinity" : "Infinity").utf8) }
+            // Swift's description is the shortest text that reads back as the same Double.
+            return Array(value.description.utf8)
+        case .bool(let value): return Array((value ? "true" : "false").utf8)
+        case .text(let value): return Array(value.utf8)
+        case .bytes(let value): return value
+        }
+    }
+}
+
+extension PostgresValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral,
+    ExpressibleByBooleanLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}

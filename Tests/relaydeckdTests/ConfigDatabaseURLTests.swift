@@ -1,0 +1,68 @@
+import Postgres
+import Testing
+@testable import relaydeckd
+
+/// `DATABASE_URL` in its three forms: checked at start, shown without its password, and a
+/// refusal to serve while PostgreSQL is not served.
+@Suite struct ConfigDatabaseURLTests {
+    static let url = "postgres://relaydeck:s3cr3t-pw-9f8e@db.internal:5433/relaydeck?sslmode=verify-full&sslrootcert=/etc/relaydeck/db-ca.pem"
+    static let caFile = ["/etc/relaydeck/db-ca.pem": PEM.certificate]
+
+    @Test func theURLIsReadAndShownWithoutItsPassword() throws {
+        let config = try load(["DATABASE_URL": Self.url], files: Self.caFile)
+        let settings = try #require(config.databaseURL)
+        #expect(settings.endpoint == .tcp(host: "db.internal", port: 5433))
+        #expect(settings.password == "s3cr3t-pw-9f8e")
+        #expect(settings.sslMode == .verifyFull)
+        let shown = try #require(config.summary.first { $0.variable == "DATABASE_URL" }).value
+        #expect(shown == "postgres://relaydeck:(hidden)@db.internal:5433/relaydeck?sslmode=verify-full&sslrootcert=/etc/relaydeck/db-ca.pem")
+        #expect(!leaks("s3cr3t-pw-9f8e", in: "\(config)"))
+        #expect(!leaks("s3cr3t-pw-9f8e", in: String(reflecting: config)))
+    }
+
+    @Test func unsetMeansSQLite() throws {
+        let config = try load([:])
+        #expect(config.databaseURL == nil)
+        #expect(config.unservedDatabaseRefusal == nil)
+        #expect(config.summary.first { $0.variable == "DATABASE_URL" }?.value == "(off: SQLite at DATABASE_PATH)")
+    }
+
+    @Test func theFileFormAndTheCredential() throws {
+        let fromFile = try load(["DATABASE_URL_FILE": "/etc/relaydeck/db-url"],
+                                files: ["/etc/relaydeck/db-url": Self.url + "\n"].merging(Self.caFile) { $1 })
+        #expect(fromFile.databaseURL?.password == "s3cr3t-pw-9f8e")
+        let credentials = "/run/credentials/relaydeck.service"
+        let fromCredential = try load(["CREDENTIALS_DIRECTORY": credentials],
+                                      files: [credentials + "/DATABASE_URL": Self.url].merging(Self.caFile) { $1 })
+        #expect(fromCredential.databaseURL?.user == "relaydeck")
+    }
+
+    @Test func aBadURLNamesTheVariableAndNeverThePassword() throws {
+        let error = try #require(loadError(["DATABASE_URL": "postgres://relaydeck:s3cr3t-pw-9f8e@db:notaport/app"]))
+        #expect(error.description == "DATABASE_URL: has a port that is not a number from 1 to 65535")
+        let fromFile = try #require(loadError(["DATABASE_URL_FILE": "/etc/relaydeck/db-url"],
+                                              files: ["/etc/relaydeck/db-url": "mysql://u:s3cr3t-pw-9f8e@db/app\n"]))
+        #expect(fromFile.description
+            == "DATABASE_URL_FILE: \"/etc/relaydeck/db-url\": is a URL of another scheme; expected postgres:// or postgresql://")
+        #expect(!leaks("s3cr3t-pw-9f8e", in: error.description + fromFile.description))
+    }
+
+    @Test func theRootCertificateMustReadAndHoldACertificate() throws {
+        #expect(loadError(["DATABASE_URL": Self.url])?.description
+            == "DATABASE_URL: sslrootcert: cannot read \"/etc/relaydeck/db-ca.pem\": No such file or directory")
+        #expect(loadError(["DATABASE_URL": Self.url], files: ["/etc/relaydeck/db-ca.pem": "not a certificate"])?.description
+            == "DATABASE_URL: sslrootcert: \"/etc/relaydeck/db-ca.pem\" holds no PEM certificate (no -----BEGIN CERTIFICATE----- line)")
+    }
+
+    @Test func theURLAndItsFileTogetherAreRefused() {
+        #expect(loadError(["DATABASE_URL": Self.url, "DATABASE_URL_FILE": "/x"])?.description
+            == "DATABASE_URL: set together with DATABASE_URL_FILE; set only one of them")
+    }
+
+    @Test func aGoodURLStillRefusesToServeForNow() throws {
+        let config = try load(["DATABASE_URL": "postgres://relaydeck:s3cr3t-pw-9f8e@db/app", "DATABASE_PATH": "/var/lib/relaydeck/relaydeck.db"])
+        #expect(config.unservedDatabaseRefusal
+            == "DATABASE_URL: PostgreSQL is not served yet; this relaydeckd keeps its data in SQLite (DATABASE_PATH) only. "
+            + "Unset DATABASE_URL (and DATABASE_URL_FILE) to serve from /var/lib/relaydeck/relaydeck.db.")
+    }
+}
