@@ -90,7 +90,7 @@ public final class WebPushSubscriptions {
     public func vapidKey() throws -> P256.PrivateKey {
         if let kept { return kept }
         let key = try store.write { db in
-            if let scalar = try db.firstRow(SQL.vapidKey, []) { try $0.blob("private_key") } {
+            if let scalar = try db.firstRow(SQL.vapidKey, [], { try $0.blob("private_key") }) {
                 return try P256.PrivateKey(scalar: scalar)
             }
             let made = try P256.PrivateKey()
