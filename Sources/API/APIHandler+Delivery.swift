@@ -1,3 +1,4 @@
+import EventLoop
 import HTTP
 import Relaydeck
 
@@ -7,6 +8,18 @@ extension APIHandler {
     enum Channel {
         case responder(HTTPResponder)
         case parked(ParkedRequest)
+
+        /// The request parked for `timeout` from now: parked now, or its time started over
+        /// when it was parked already (it waited for the lock, and now waits for another thing).
+        func parked(timeout: TimeSpan) -> ParkedRequest {
+            switch self {
+            case .responder(let responder):
+                return responder.park(timeout: timeout)
+            case .parked(let waiting):
+                waiting.restartTimer(timeout)
+                return waiting
+            }
+        }
     }
 
     /// Carries out an outcome: answers, parks (when `Wakeups.admission` lets it), holds it
@@ -32,14 +45,7 @@ extension APIHandler {
                 return
             }
             record.parked = true
-            let parked: ParkedRequest
-            switch channel {
-            case .responder(let responder):
-                parked = responder.park(timeout: wait.timeout)
-            case .parked(let waiting):
-                waiting.restartTimer(wait.timeout)
-                parked = waiting
-            }
+            let parked = channel.parked(timeout: wait.timeout)
             let waiter = Waiter(wait: wait, record: record, parked: parked) { [weak self] waiter in
                 self?.context.wakeups.remove(waiter)
                 self?.finish(waiter.record)
@@ -52,14 +58,7 @@ extension APIHandler {
                 return
             }
             record.parked = true
-            let parked: ParkedRequest
-            switch channel {
-            case .responder(let responder):
-                parked = responder.park(timeout: pending.timeout)
-            case .parked(let waiting):
-                waiting.restartTimer(pending.timeout)
-                parked = waiting
-            }
+            let parked = channel.parked(timeout: pending.timeout)
             let hold = PendingHold(handler: self, prepared: prepared, record: record, parked: parked, expired: pending.expired)
             pending.start { rest in hold.resume(rest) }
         case .stream(let opening):

@@ -133,6 +133,20 @@ def wait_shown(context, tag, count):
     raise AssertionError(shown(context, tag))
 
 
+def click_while_the_agent_waits(context, page, relaydeck, secret, question_id, action):
+    """Presses a button of the question's notification while the agent waits on
+    `GET /v1/questions/{id}?wait=30`; the agent's answer."""
+    results = []
+    waiter = threading.Thread(target=lambda: results.append(
+        relaydeck.http.call("GET", f"/v1/questions/{question_id}?wait=30", token=secret, timeout=40)))
+    waiter.start()
+    page.wait_for_timeout(300)
+    worker_of(context).evaluate(CLICK, [question_id, action])
+    waiter.join(45)
+    assert results, "the agent's wait did not end"
+    return results[0]
+
+
 def question_payload(question, secret_key_id=None):
     return {"event": "question.created", "title": "Claude Code: Question", "body": question["prompt"],
             "tag": question["id"], "url": f"/app/#/questions/{question['id']}", "key_id": question["key_id"],
@@ -193,14 +207,8 @@ def test_a_pushed_question_shows_with_buttons_and_a_button_answers_the_waiting_a
     assert first["requireInteraction"] is True and first["data"]["question_id"] == question["id"]
     assert first["actions"] == [["answer:0", "Yes"], ["answer:1", "No"]]
 
-    results = []
-    waiter = threading.Thread(target=lambda: results.append(
-        relaydeck.http.call("GET", f"/v1/questions/{question['id']}?wait=30", token=secret, timeout=40)))
-    waiter.start()
-    page.wait_for_timeout(300)
-    worker_of(context).evaluate(CLICK, [question["id"], "answer:0"])
-    waiter.join(45)
-    assert results and results[0].status == 200 and results[0].json["answer"] == "Yes", results
+    answer = click_while_the_agent_waits(context, page, relaydeck, secret, question["id"], "answer:0")
+    assert answer.status == 200 and answer.json["answer"] == "Yes", answer
     after = shown(context, question["id"])[-1]
     assert after["title"] == "Answered: Yes" and after["silent"] is True and "actions" not in after or after["actions"] == []
 

@@ -15,14 +15,13 @@ server's VAPID key). Everything else is the shipped console, worker and server."
 
 import json
 import os
-import threading
 import time
 
 import pytest
 from playwright.sync_api import expect
 
 from browser_support import start_relaydeck
-from test_web_push import CLICK, deliver, shown, signed_in_with_notifications, wait_shown, worker_of
+from test_web_push import click_while_the_agent_waits, deliver, shown, signed_in_with_notifications, wait_shown
 from webpush_mock import WebPushMock
 
 # The stand-in of the browser's push service registration (see the module's text): the
@@ -137,14 +136,8 @@ def test_an_agents_question_goes_through_the_push_service_and_its_button_answers
     [first] = wait_shown(context, question["id"], 1)
     assert first["body"] == "Merge the release branch?" and first["actions"] == [["answer:0", "Yes"], ["answer:1", "No"]]
 
-    results = []
-    waiter = threading.Thread(target=lambda: results.append(
-        relaydeck.http.call("GET", f"/v1/questions/{question['id']}?wait=30", token=secret, timeout=40)))
-    waiter.start()
-    page.wait_for_timeout(300)
-    worker_of(context).evaluate(CLICK, [question["id"], "answer:1"])
-    waiter.join(45)
-    assert results and results[0].status == 200 and results[0].json["answer"] == "No", results
+    answer = click_while_the_agent_waits(context, page, relaydeck, secret, question["id"], "answer:1")
+    assert answer.status == 200 and answer.json["answer"] == "No", answer
 
     # The question's end goes out too, and replaces its notification with a quiet one.
     [_, ended] = wait_pushes(push_service, made.id, 2)
