@@ -4,8 +4,8 @@ import HTTP
 import Relaydeck
 
 /// The checks between routing and the endpoint, in the contract's order: the credential,
-/// its app code and its use, its rate limit, then its type (`403` before `429`: the request
-/// still counts toward the limit).
+/// its app code and its use, its rate limit, then its type and its scope (`403` before
+/// `429`: the request still counts toward the limit).
 struct Gate {
     private let context: APIContext
     private var requestLimiter: RateLimiter
@@ -45,10 +45,15 @@ struct Gate {
         return try limit(principal, endpoint)
     }
 
-    /// The rate limit, then the credential's type (`403` before `429`: the request still counts).
+    /// The rate limit, then the credential's type and scope (`403` before `429`: the request
+    /// still counts).
     private mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }
+        if let missing = endpoint.missingScope(for: principal) {
+            context.scopeRefusals.refused(missing, surface: .rest)
+            throw APIError.insufficientScope(missing)
+        }
         if case .limited(let seconds) = decision {
             throw Limits.Rate.requests.refusal(retryAfter: seconds)
         }
