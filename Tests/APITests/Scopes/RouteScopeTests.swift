@@ -39,4 +39,13 @@ import Testing
         }
         #expect(found == Self.table)
     }
+
+    @Test func everyToolNamesItsScope() {
+        let tools = MCPToolCatalog.tools.map { "\($0.name) \($0.scope.rawValue)" }
+        #expect(tools == [
+            "create_task tasks:write", "list_tasks tasks:read", "get_task tasks:read", "update_task tasks:write",
+            "delete_task tasks:write", "notify_user notify", "ask_user questions", "get_answer questions",
+            "check_inbox inbox", "send_message messages", "list_agents messages",
+        ])
+    }
 }
