@@ -13,7 +13,7 @@ const SHELL = [
   "icons/icon-512.png", "icons/icon-72.png", "icons/icon-96.png", "icons/icon-maskable-192.png",
   "icons/icon-maskable-512.png", "icons/icon.svg", "index.html", "js/announce.js", "js/api.js",
   "js/base64url.js", "js/clipboard.js", "js/components.js", "js/dialog.js", "js/dom.js",
-  "js/live.js", "js/main.js", "js/markdown.js", "js/mcp-config.js", "js/session.js", "js/store.js",
+  "js/live.js", "js/main.js", "js/markdown.js", "js/mcp-config.js", "js/scopes.js", "js/session.js", "js/store.js",
   "js/time.js", "js/viewed.js", "js/views/agents.js", "js/views/key.js", "js/views/keys.js",
   "js/views/message-dialog.js", "js/views/passkey-offer.js", "js/views/questions.js",
   "js/views/settings.js", "js/views/signin.js", "js/views/task-dialog.js", "js/views/task.js",

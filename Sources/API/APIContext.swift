@@ -23,6 +23,8 @@ final class APIContext {
     var notifyLimiter: RateLimiter
     /// What every rate limit refused (`/metrics`).
     let limitRefusals = LimitRefusals()
+    /// What a missing scope refused (`/metrics`).
+    let scopeRefusals = ScopeRefusals()
     /// The event streams of each web session, ended with their session.
     let sessionStreams = SessionStreams()
     /// The activity entries of finished requests, written in batches.
@@ -49,6 +51,7 @@ final class APIContext {
         attestVerifier = configuration.appAttest?.makeVerifier()
         messageLimiter = RateLimiter(.messages, configuration: configuration, refusals: limitRefusals)
         notifyLimiter = RateLimiter(.notify, configuration: configuration, refusals: limitRefusals)
+        wakeups.scopeRefused = { [scopeRefusals] scope, surface in scopeRefusals.refused(scope, surface: surface) }
     }
 
     /// The client address a per-address limit counts (`overview.md#rate-limits`), after the

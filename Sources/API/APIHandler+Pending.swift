@@ -51,7 +51,7 @@ extension APIHandler {
         do {
             if prepared.endpoint.needsCredential {
                 guard let principal = record.principal else { throw APIError.defect("a held request lost its principal") }
-                try gate.readmit(prepared.request, as: principal, keyInQuery: prepared.endpoint.keyInQuery)
+                try gate.readmit(prepared.request, as: principal, to: prepared.endpoint)
             }
             return try rest()
         } catch {

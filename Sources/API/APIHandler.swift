@@ -12,7 +12,7 @@ import Relaydeck
 /// before the credential is read).
 public final class APIHandler: HTTPHandler {
     let context: APIContext
-    private let router: Router
+    let router: Router
     var gate: Gate
     /// The write transaction of this loop turn and the answers waiting for its COMMIT
     /// (`APIHandler+GroupCommit`).

@@ -106,7 +106,7 @@ final class PushHarness {
     struct Agent {
         let accountID: String
         let key: Key
-        var principal: Principal { .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil)) }
+        var principal: Principal { .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil, scopes: .all)) }
     }
 
     func agent(label: String = "Claude Code") throws -> Agent {

@@ -20,14 +20,14 @@ import Testing
         let (account, _, keys) = try test.account(withKeys: 2)
         let (key, secret) = keys[1]
         let fresh = try test.authenticator.authenticate(Substring(secret.text))
-        #expect(fresh == .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil)))
+        #expect(fresh == .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)))
         #expect(fresh?.accountID == account.id)
         #expect(fresh?.credentialID == key.id)
 
         guard case .key(let use)? = fresh else { return }
         try test.keys.recordUse(use, host: "studio-mac")
         #expect(try test.authenticator.authenticate(Substring(secret.text))
-            == .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: 1_760_000_000_000, lastHost: "studio-mac")))
+            == .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: 1_760_000_000_000, lastHost: "studio-mac", scopes: .all)))
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -14,7 +14,7 @@ import Testing
         #expect(key == Key(
             id: key.id, accountID: account.id, label: "Cursor", prefix: String(secret.text.prefix(8)),
             last4: String(secret.text.suffix(4)), createdAt: 1_760_112_000_412, lastUsedAt: nil, lastClient: nil,
-            lastHost: nil, counts: Key.Counts()))
+            lastHost: nil, scopes: .all, counts: Key.Counts()))
         #expect(try test.keys.get(accountID: account.id, keyID: key.id) == key)
     }
 

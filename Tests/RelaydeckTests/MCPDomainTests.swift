@@ -16,7 +16,7 @@ import Testing
         let (account, _, keys) = try test.account(withKeys: 1)
         self.account = account
         key = keys[0].key
-        use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil)
+        use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)
     }
 
     @Test func theFirstTimeCountsAndUpdatedAtStays() throws {

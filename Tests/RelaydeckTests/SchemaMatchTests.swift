@@ -8,7 +8,7 @@ import Testing
     static let statements: [String] = [
         Accounts.SQL.insert, Accounts.SQL.select, Accounts.SQL.updateLiveActivities, Accounts.SQL.markDeleted,
         Accounts.SQL.markKeysDeleted,
-        Keys.SQL.list, Keys.SQL.get, Keys.SQL.countLive, Keys.SQL.insert, Keys.SQL.updateLabel, Keys.SQL.markDeleted,
+        Keys.SQL.list, Keys.SQL.get, Keys.SQL.countLive, Keys.SQL.insert, Keys.SQL.updateLabel, Keys.SQL.updateScopes, Keys.SQL.markDeleted,
         Keys.SQL.touch, Keys.SQL.setHost, Keys.SQL.client,
         Authenticator.SQL.account, Authenticator.SQL.key,
         Purger.SQL.deleteKeys, Purger.SQL.deleteAccounts, Purger.SQL.pending,

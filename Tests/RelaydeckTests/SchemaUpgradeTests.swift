@@ -1,3 +1,5 @@
+import Clock
+import DomainTestSupport
 @testable import Relaydeck
 import SQLite
 import TestSupport
@@ -109,5 +111,27 @@ import Testing
         }
         #expect(!program.isEmpty)
         #expect(!program.contains("OpenEphemeral"), "\(sql)")
+    }
+
+    /// Migration 12: a key made before scopes keeps every one of them.
+    @Test func aKeyMadeBeforeScopesKeepsEveryScope() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("old.db")
+        do {
+            let db = try Database(path: path)
+            defer { db.close() }
+            _ = try Migrator.migrate(db, Array(Schema.migrations.prefix(11)))
+            try db.execute("""
+                INSERT INTO accounts (id, token_hash, created_at) VALUES ('acc_1', x'01', 1);
+                INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at)
+                    VALUES ('key_1', 'acc_1', 'agent', x'02', 'mck_abcd', 'wxyz', 1);
+                """)
+        }
+        let store = Store(path: path)
+        defer { store.close() }
+        #expect(try store.open())
+        #expect(try Self.values(store, "SELECT scopes FROM keys") == ["63"])
+        let keys = Keys(store: store, clock: ManualClock(), random: SeededRandom(), hub: EventHub())
+        #expect(try keys.get(accountID: "acc_1", keyID: "key_1").scopes == .all)
     }
 }

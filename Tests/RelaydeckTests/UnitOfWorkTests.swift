@@ -148,7 +148,7 @@ import Testing
         let (account, _, keys) = try test.account(withKeys: 1)
         let key = keys[0].key
         _ = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
-        let use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil)
+        let use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)
         try test.keys.recordUse(use, host: "build-box")
         try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
         _ = try test.tasks.create(.account(accountID: account.id), keyID: key.id, NewTask(title: checked("For you", .taskTitle)),
@@ -167,7 +167,7 @@ import Testing
         let windows = try push.test.rowCount("push_windows")
         _ = try push.test.keys.create(accountID: push.key.accountID, label: checked("Second"))
         _ = try push.test.keys.update(accountID: push.key.accountID, keyID: push.key.id, label: checked("Renamed"))
-        let use = KeyUse(keyID: push.key.id, accountID: push.key.accountID, lastUsedAt: nil, lastHost: nil)
+        let use = KeyUse(keyID: push.key.id, accountID: push.key.accountID, lastUsedAt: nil, lastHost: nil, scopes: .all)
         try push.test.keys.recordUse(use, host: "build-box")
         #expect(try push.test.rowCount("push_jobs") == jobs)
         #expect(try push.test.rowCount("push_windows") == windows)

@@ -9,7 +9,9 @@ ACCOUNT_TOKEN = re.compile(r"^mca_[0-9A-Za-z]{43}$")
 KEY_SECRET = re.compile(r"^mck_[0-9A-Za-z]{43}$")
 
 KEY_FIELDS = {"id", "label", "prefix", "last4", "created_at", "last_used_at", "last_client",
-              "last_host", "counts"}
+              "last_host", "scopes", "counts"}
+# Every scope, in the order a Key lists them (what a key made without `scopes` holds).
+ALL_SCOPES = ["tasks:read", "tasks:write", "questions", "notify", "messages", "inbox"]
 ZERO_COUNTS = {"todo": 0, "in_progress": 0, "done": 0, "cancelled": 0}
 
 # A key ID that has the right shape but belongs to nobody.
@@ -76,7 +78,7 @@ def assert_account(account: dict, live_activities: bool = True) -> None:
     assert account["settings"] == {"live_activities": live_activities}, account
 
 
-def assert_new_key(key: dict, secret: str, label: str) -> None:
+def assert_new_key(key: dict, secret: str, label: str, scopes: list[str] = ALL_SCOPES) -> None:
     """A fresh key: its fields, prefix and last4 from the secret, nothing used yet."""
     assert set(key) == KEY_FIELDS, key
     assert KEY_ID.match(key["id"]), key
@@ -88,6 +90,7 @@ def assert_new_key(key: dict, secret: str, label: str) -> None:
     assert key["last_used_at"] is None, key
     assert key["last_client"] is None, key
     assert key["last_host"] is None, key
+    assert key["scopes"] == scopes, key
     assert key["counts"] == ZERO_COUNTS, key
 
 

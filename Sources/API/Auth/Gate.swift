@@ -4,8 +4,8 @@ import HTTP
 import Relaydeck
 
 /// The checks between routing and the endpoint, in the contract's order: the credential,
-/// its app code and its use, its rate limit, then its type (`403` before `429`: the request
-/// still counts toward the limit).
+/// its app code and its use, its rate limit, then its type and its scope (`403` before
+/// `429`: the request still counts toward the limit).
 struct Gate {
     private let context: APIContext
     private var requestLimiter: RateLimiter
@@ -47,9 +47,10 @@ struct Gate {
 
     /// Whether the request's credential still stands for `principal`: a request resumed after
     /// work off the loop (`Pending`) asks, because its key, session or account may have been
-    /// deleted meanwhile. Its use is not recorded again and no limit counts it twice. Throws
-    /// `401` when it no longer does, and the store's failure when it cannot tell.
-    func readmit(_ request: HTTPRequest, as principal: Principal, keyInQuery: Bool) throws {
+    /// deleted meanwhile (`401`), or its scopes narrowed (the endpoint's `403`). Its use is not
+    /// recorded again and no limit counts it twice; the store's failure when it cannot tell.
+    func readmit(_ request: HTTPRequest, as principal: Principal, to endpoint: Endpoint) throws {
+        let keyInQuery = endpoint.keyInQuery
         let now: Principal?
         if !keyInQuery, (try Self.headerCredential(in: request.head)) == nil {
             now = try WebCookie.session(of: request, context: context).map { .account(accountID: $0.accountID) }
@@ -59,12 +60,19 @@ struct Gate {
         guard let now, now.credentialID == principal.credentialID, now.accountID == principal.accountID else {
             throw APIError.unauthorized
         }
+        if let refusal = endpoint.refusal(for: now) { throw refusal }
+        if let missing = endpoint.missingScope(for: now) { throw APIError.insufficientScope(missing) }
     }
 
-    /// The rate limit, then the credential's type (`403` before `429`: the request still counts).
+    /// The rate limit, then the credential's type and scope (`403` before `429`: the request
+    /// still counts).
     private mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }
+        if let missing = endpoint.missingScope(for: principal) {
+            context.scopeRefusals.refused(missing, surface: .rest)
+            throw APIError.insufficientScope(missing)
+        }
         if case .limited(let seconds) = decision {
             throw Limits.Rate.requests.refusal(retryAfter: seconds)
         }

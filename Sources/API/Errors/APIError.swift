@@ -34,6 +34,15 @@ public struct APIError: Error, Sendable {
     static let attestationInvalid = APIError(401, "attestation_invalid", "The attestation is not valid.")
     static let forbiddenForKey = APIError(403, "forbidden", "An API key cannot use this route.")
     static let forbiddenForAccount = APIError(403, "forbidden", "An account token cannot use this route.")
+    /// The credential's type may use the route, but it lacks the scope the route or tool
+    /// needs (issue 24). The message names the scope and who can give it; an MCP tool error
+    /// carries it as it is.
+    static func insufficientScope(_ scope: Scope, for what: String = "this route") -> APIError {
+        var error = APIError(403, "insufficient_scope",
+                             "The key lacks the scope \(scope.rawValue), which \(what) needs. The person can give the key this scope in the web console.")
+        error.saysWhatToDo = true
+        return error
+    }
     /// `ACCOUNT_CREATION=closed`: this server makes no account for a client.
     static let accountCreationClosed = APIError(403, "forbidden",
         "Accounts on this server are made by its operator (relaydeckd account create), not on request.")

@@ -4,9 +4,17 @@ import Relaydeck
 
 /// The resources and prompts of `mcp.md#resources` and `mcp.md#prompts`: `tasks://open`, the
 /// template `tasks://task/{task_id}`, and the prompts `plan_work` and `status_report`
-/// (`2026-07-28/server/resources`, `server/prompts`).
+/// (`2026-07-28/server/resources`, `server/prompts`). The resources are listed and read only
+/// with `tasks:read`; the prompts are text that reads nothing and are there for every key.
 struct MCPContent {
     let context: APIContext
+
+    /// Every resource is the key's tasks: listed and read with this scope only.
+    static let scope = Scope.tasksRead
+
+    static func mayRead(_ exchange: MCPExchange) -> Bool {
+        exchange.use.scopes.contains(scope)
+    }
 
     static let openURI = "tasks://open"
     static let taskPrefix = "tasks://task/"
@@ -14,18 +22,20 @@ struct MCPContent {
     func answer(_ exchange: MCPExchange) throws -> HTTPResponse {
         switch exchange.method {
         case "resources/list":
-            var result = JSONObject([("resources", .array([Self.entry([
+            let open = Self.entry([
                 ("uri", Self.openURI), ("name", "open_tasks"), ("title", "Open tasks"),
                 ("description", "The todo and in_progress tasks of this key, as JSON."), ("mimeType", "application/json"),
-            ])]))])
-            MCPRoutes.cacheable(&result, exchange, scope: "public")
+            ])
+            var result = JSONObject([("resources", .array(Self.mayRead(exchange) ? [open] : []))])
+            MCPRoutes.cacheable(&result, exchange, scope: "private", ttl: MCPServerInfo.scopedListTTLMillis)
             return exchange.reply(result)
         case "resources/templates/list":
-            var result = JSONObject([("resourceTemplates", .array([Self.entry([
+            let task = Self.entry([
                 ("uriTemplate", Self.taskPrefix + "{task_id}"), ("name", "task"), ("title", "One task"),
                 ("description", "One task of this key, as JSON."), ("mimeType", "application/json"),
-            ])]))])
-            MCPRoutes.cacheable(&result, exchange, scope: "public")
+            ])
+            var result = JSONObject([("resourceTemplates", .array(Self.mayRead(exchange) ? [task] : []))])
+            MCPRoutes.cacheable(&result, exchange, scope: "private", ttl: MCPServerInfo.scopedListTTLMillis)
             return exchange.reply(result)
         case "resources/read":
             return try read(exchange)
@@ -42,6 +52,13 @@ struct MCPContent {
     /// not at all (`ttlMs` 0: it changes with every task).
     private func read(_ exchange: MCPExchange) throws -> HTTPResponse {
         guard case .string(let uri)? = exchange.params["uri"] else { throw MCPError.invalidParams("\"uri\" must be a string.") }
+        guard Self.mayRead(exchange) else {
+            // Not a tool, so no tool error: the JSON-RPC error of params the credential may
+            // not use, as an unknown resource is, naming the scope.
+            context.scopeRefusals.refused(Self.scope, surface: .mcp)
+            let refusal = APIError.insufficientScope(Self.scope, for: "resources/read")
+            throw MCPError.invalidParams(refusal.message, restCode: refusal.code)
+        }
         let principal = Principal.key(exchange.use)
         let tasks = context.services.tasks
         var streamed: StreamedArray?

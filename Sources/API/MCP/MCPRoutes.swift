@@ -87,8 +87,8 @@ final class MCPRoutes: RouteGroup {
         case "ping":
             return .respond(exchange.reply(JSONObject()))
         case "tools/list":
-            var result = JSONObject([("tools", MCPToolCatalog.listed)])
-            Self.cacheable(&result, exchange, scope: "public")
+            var result = JSONObject([("tools", MCPToolCatalog.listed(for: exchange.use.scopes))])
+            Self.cacheable(&result, exchange, scope: "private", ttl: MCPServerInfo.scopedListTTLMillis)
             return .respond(exchange.reply(result))
         case "tools/call":
             return try tools.call(exchange, &note)

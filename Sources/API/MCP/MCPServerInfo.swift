@@ -32,6 +32,11 @@ struct MCPServerInfo {
     /// How long a client may keep `server/discover` and the lists (`server/utilities/caching`):
     /// they change only with a new version of the server.
     static let listTTLMillis = 3_600_000
+    /// How long a client may keep a list that follows the key's scopes (`tools/list`, the
+    /// resources): `private` to the credential, and short, because the person may change the
+    /// scopes at any time and a client learns of it only by asking again (the server has no
+    /// `listChanged` stream).
+    static let scopedListTTLMillis = 60_000
 
     /// `server/discover` (`2026-07-28/server/discover`).
     func discover() -> JSONObject {

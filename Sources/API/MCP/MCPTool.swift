@@ -1,4 +1,5 @@
 import JSON
+import Relaydeck
 
 /// One tool of `tools/list` (`2026-07-28/server/tools#tool`): its name, what a model reads
 /// about it, its argument and result schemas, and the hints of `mcp.md#tools`.
@@ -16,13 +17,16 @@ struct MCPTool {
     let inputSchema: JSON
     let outputSchema: JSON
     let effect: Effect
+    /// What the credential must hold to see the tool in `tools/list` and to call it.
+    let scope: Scope
     /// What a model does after `not_found` (the tool error "tells the model how to correct
     /// the call", `mcp.md#tools`).
     let notFoundHint: String
 
     init(_ name: String, title: String, _ description: String, input: String, output: String, _ effect: Effect,
-         notFoundHint: String = "Check the IDs you passed.") {
+         scope: Scope, notFoundHint: String = "Check the IDs you passed.") {
         self.name = name
+        self.scope = scope
         self.title = title
         self.description = description
         inputSchema = MCPSchemas.parsed(input)

@@ -2,7 +2,7 @@ import JSON
 import Relaydeck
 
 /// The eleven tools of `mcp.md#tools`, in its order (`2026-07-28/server/tools`: a server
-/// SHOULD list its tools in a deterministic order). Every argument states its type, range and
+/// SHOULD list its tools in a deterministic order), each with the scope it needs. Every argument states its type, range and
 /// default; the numbers are written from what the REST routes check (`Limits`, the text rules,
 /// the domain's constants), so the schema text cannot drift from the checks.
 enum MCPToolCatalog {
@@ -37,7 +37,7 @@ enum MCPToolCatalog {
                     ("status", #"{"type": "string", "enum": ["todo", "in_progress", "done", "cancelled"], "default": "todo"}"#),
                     ("notify", #"{"type": "boolean", "default": true, "description": "Whether a change sends a visible notification."}"#),
                 ], required: ["title"]),
-                output: MCPSchemas.task, .writes(destructive: false, idempotent: false)),
+                output: MCPSchemas.task, .writes(destructive: false, idempotent: false), scope: .tasksWrite),
         MCPTool("list_tasks", title: "List tasks",
                 "List the tasks of this key, most recently updated first. If next_cursor is not null, call again with it as cursor.",
                 input: MCPSchemas.object([
@@ -48,10 +48,10 @@ enum MCPToolCatalog {
                 output: MCPSchemas.output([("tasks", #"{"type": "array", "items": \#(MCPSchemas.task)}"#),
                                            ("next_cursor", #"{"type": ["string", "null"]}"#)],
                                           required: ["tasks", "next_cursor"]),
-                .readOnly),
+                .readOnly, scope: .tasksRead),
         MCPTool("get_task", title: "Get a task", "Read one task of this key.",
                 input: MCPSchemas.object([("task_id", taskID)], required: ["task_id"]),
-                output: MCPSchemas.task, .readOnly, notFoundHint: taskNotFound),
+                output: MCPSchemas.task, .readOnly, scope: .tasksRead, notFoundHint: taskNotFound),
         MCPTool("update_task", title: "Update a task",
                 "Change a task. An argument that is null or not sent does not change the field; for progress and status_note, null clears it. status done sets progress to 100.",
                 input: MCPSchemas.object([
@@ -64,13 +64,13 @@ enum MCPToolCatalog {
                     ("progress", #"{"type": ["integer", "null"], \#(range(FieldReader.progress))}"#),
                     ("status_note", #"{"type": ["string", "null"], \#(lengths(.statusNote)), "description": "One short line: what you do now."}"#),
                 ], required: ["task_id"]),
-                output: MCPSchemas.task, .writes(destructive: false, idempotent: true), notFoundHint: taskNotFound),
+                output: MCPSchemas.task, .writes(destructive: false, idempotent: true), scope: .tasksWrite, notFoundHint: taskNotFound),
         MCPTool("delete_task", title: "Delete a task",
                 "Delete a task of this key. Its pending questions become cancelled.",
                 input: MCPSchemas.object([("task_id", taskID)], required: ["task_id"]),
                 output: MCPSchemas.output([("deleted", #"{"type": "boolean", "const": true}"#), ("task_id", #"{"type": "string"}"#)],
                                           required: ["deleted", "task_id"]),
-                .writes(destructive: true, idempotent: false), notFoundHint: taskNotFound),
+                .writes(destructive: true, idempotent: false), scope: .tasksWrite, notFoundHint: taskNotFound),
         MCPTool("notify_user", title: "Notify the person",
                 "Send one notification to each device of the person. Use it only when the person must act or must know now. \(notify.count) calls an \(notify.period.word).",
                 input: MCPSchemas.object([
@@ -80,7 +80,7 @@ enum MCPToolCatalog {
                 ], required: ["title", "body"]),
                 output: MCPSchemas.output([("sent", #"{"type": "boolean"}"#), ("devices", #"{"type": "integer", "minimum": 0}"#)],
                                           required: ["sent", "devices"]),
-                .writes(destructive: false, idempotent: false), notFoundHint: taskNotFound),
+                .writes(destructive: false, idempotent: false), scope: .notify, notFoundHint: taskNotFound),
         MCPTool("ask_user", title: "Ask the person",
                 "Ask the person a question when a decision belongs to them, and wait for the answer. Do not guess the answer: if the status is still pending, call get_answer later.",
                 input: MCPSchemas.object([
@@ -91,14 +91,14 @@ enum MCPToolCatalog {
                     ("expires_in", #"{"type": "integer", \#(range(Questions.expiresIn)), "default": \#(Questions.defaultExpiresIn), "description": "Seconds until the question expires."}"#),
                     ("wait_seconds", waitSeconds),
                 ], required: ["prompt"]),
-                output: MCPSchemas.question, .writes(destructive: false, idempotent: false), notFoundHint: taskNotFound),
+                output: MCPSchemas.question, .writes(destructive: false, idempotent: false), scope: .questions, notFoundHint: taskNotFound),
         MCPTool("get_answer", title: "Get the answer",
                 "Read a question that ask_user made, and wait until it is answered. Do not guess the answer while it is pending.",
                 input: MCPSchemas.object([
                     ("question_id", #"{"type": "string", "description": "The id that ask_user returned (qst_...)."}"#),
                     ("wait_seconds", waitSeconds),
                 ], required: ["question_id"]),
-                output: MCPSchemas.question, .readOnly, notFoundHint: "Pass the id that ask_user returned."),
+                output: MCPSchemas.question, .readOnly, scope: .questions, notFoundHint: "Pass the id that ask_user returned."),
         MCPTool("check_inbox", title: "Check the inbox",
                 "Read what the person and other agents sent: assigned, changed and deleted tasks, answers, messages. A task_changed item with a cancelled status means: stop that work.",
                 input: MCPSchemas.object([
@@ -109,7 +109,7 @@ enum MCPToolCatalog {
                 output: MCPSchemas.output([("items", #"{"type": "array", "items": \#(MCPSchemas.item)}"#),
                                            ("unread", #"{"type": "integer", "minimum": 0}"#)],
                                           required: ["items", "unread"]),
-                .writes(destructive: false, idempotent: false)),
+                .writes(destructive: false, idempotent: false), scope: .inbox),
         MCPTool("send_message", title: "Send a message",
                 "Put a message into the inbox of a different agent of the same account.",
                 input: MCPSchemas.object([
@@ -117,18 +117,24 @@ enum MCPToolCatalog {
                     ("text", #"{"type": "string", \#(lengths(.messageText))}"#),
                     ("task_id", taskID),
                 ], required: ["to", "text"]),
-                output: MCPSchemas.item, .writes(destructive: false, idempotent: false),
+                output: MCPSchemas.item, .writes(destructive: false, idempotent: false), scope: .messages,
                 notFoundHint: "Call list_agents for the key IDs and labels; task_id must be a task of this key."),
         MCPTool("list_agents", title: "List the agents", "List the keys (agents) of the account, newest first.",
                 input: MCPSchemas.object([]),
                 output: MCPSchemas.output([("agents", #"{"type": "array", "items": \#(MCPSchemas.agent)}"#)], required: ["agents"]),
-                .readOnly),
+                .readOnly, scope: .messages),
     ]
 
     static func tool(named name: String) -> MCPTool? {
         tools.first { $0.name == name }
     }
 
-    /// The `tools` array of `tools/list`, built once.
-    static let listed = JSON.array(tools.map(\.json))
+    /// Each tool's `Tool` object, built once.
+    private static let entries = tools.map { (scope: $0.scope, json: $0.json) }
+
+    /// The `tools` array of `tools/list` for a credential with `scopes`: the tools it may call,
+    /// in the catalogue's order (issue 24: a client shows a model only what will work).
+    static func listed(for scopes: ScopeSet) -> JSON {
+        .array(entries.filter { scopes.contains($0.scope) }.map(\.json))
+    }
 }

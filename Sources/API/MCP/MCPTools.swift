@@ -59,7 +59,18 @@ final class MCPTools {
         note.action = name
         let arguments = exchange.params["arguments"] ?? .object(JSONObject())
         guard case .object = arguments else { throw MCPError.invalidParams("\"arguments\" must be an object.") }
-        let invocation = Invocation(tool: tool, exchange: exchange, unread: (try? services.inbox.unread(keyID: exchange.use.keyID)) ?? 0)
+        let scopes = exchange.use.scopes
+        // The inbox line says "Call check_inbox": only to a credential that may.
+        let unread = scopes.contains(.inbox) ? (try? services.inbox.unread(keyID: exchange.use.keyID)) ?? 0 : 0
+        let invocation = Invocation(tool: tool, exchange: exchange, unread: unread)
+        guard scopes.contains(tool.scope) else {
+            // A tool the credential may not call is a tool error (issue 24), so the model reads
+            // which scope is missing; its arguments are not looked at.
+            let refusal = APIError.insufficientScope(tool.scope, for: tool.name)
+            context.scopeRefusals.refused(tool.scope, surface: .mcp)
+            note.failure = refusal
+            return .respond(invocation.replyFailure(refusal))
+        }
         do {
             switch try run(invocation, arguments) {
             case .result(let structured, let summary):

@@ -33,6 +33,10 @@ struct Wait {
     /// The answer when `poll` or `expire` throws, or the wait is refused: the REST error
     /// body, or for an MCP tool a JSON-RPC result (`MCPTools.call` sets it), never the other.
     var failed: (APIError) -> HTTPResponse = { $0.response }
+    /// The scope its answer needs (a question's `questions`, an inbox's `inbox`): when a
+    /// committed change takes it from the key, the wait ends with `insufficient_scope`
+    /// through `failed`, as a new request of the key would be refused.
+    var scope: Scope?
 }
 
 /// What a change wakes: a name such as `question:qst_...` or `inbox:key_...`, made by the

@@ -27,6 +27,10 @@ struct Endpoint {
     /// Also takes an API key from `?key=` (`overview.md#authentication`: the MCP endpoint
     /// only, for a client that cannot send headers).
     var keyInQuery = false
+    /// The scope a credential needs for this endpoint (`Principal.scopes`; the account token
+    /// holds every scope). Every endpoint an API key may call names one, except `/mcp`, which
+    /// checks the scope of each tool and resource itself (`RouteScopeTests` holds the table).
+    let scope: Scope?
     /// A check before the credential is read (the MCP endpoint's `Origin`): what it throws
     /// is the answer.
     var screen: ((HTTPRequest) throws(APIError) -> Void)?
@@ -34,8 +38,9 @@ struct Endpoint {
     /// is answered when it is not the REST body: `/mcp` answers a JSON-RPC error.
     var failureAnswer: ((HTTPRequest, APIError) -> HTTPResponse)?
 
-    init(_ method: HTTPMethod, body: Bool = false, writes: Bool? = nil, _ access: Access) {
+    init(_ method: HTTPMethod, body: Bool = false, writes: Bool? = nil, scope: Scope? = nil, _ access: Access) {
         self.method = method
+        self.scope = scope
         takesBody = body
         self.writes = writes ?? (method != .get && method != .head)
         self.access = access
@@ -66,13 +71,20 @@ struct Endpoint {
         }
     }
 
-    /// The `403` this endpoint gives `principal`, if any: checked before the rate limit's
-    /// `429` (api-behaviour: the errors come in that order).
+    /// The `403` this endpoint gives `principal`'s type of credential, if any: checked before
+    /// the rate limit's `429` (api-behaviour: the errors come in that order), and before its
+    /// scope (`missingScope`).
     func refusal(for principal: Principal) -> APIError? {
         switch (access, principal) {
         case (.account, .key): .forbiddenForKey
         case (.apiKey, .account): .forbiddenForAccount
         default: nil
         }
+    }
+
+    /// The scope `principal` lacks for this endpoint, if any.
+    func missingScope(for principal: Principal) -> Scope? {
+        guard let scope, !principal.scopes.contains(scope) else { return nil }
+        return scope
     }
 }

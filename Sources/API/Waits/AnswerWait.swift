@@ -26,6 +26,7 @@ extension Wait {
                 return now.status == .pending ? nil : render(now)
             },
             expire: { render(try questions.get(scope, id: id)) },
-            expiryOnlyWaited: !expiresFirst)
+            expiryOnlyWaited: !expiresFirst,
+            scope: .questions)
     }
 }

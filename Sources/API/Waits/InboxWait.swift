@@ -19,6 +19,6 @@ extension Wait {
         if let answer = try take() { return .respond(answer) }
         if wait == 0 { return .respond(render([], 0)) }
         return .park(Wait(timeout: .seconds(wait), topics: [.inbox(use.keyID)], poll: take,
-                          expire: { render([], 0) }))
+                          expire: { render([], 0) }, scope: .inbox))
     }
 }

@@ -2,9 +2,9 @@ import HTTP
 import Relaydeck
 
 /// One parked call: its wait, its record, and the connection's parked request. It answers
-/// once, whichever of wake-up, timeout, server stop or the deletion of its credential comes
-/// first; a client that goes away ends it without an answer. Either way `ended` gets it,
-/// with the record complete.
+/// once, whichever of wake-up, timeout, server stop, the deletion of its credential or the
+/// loss of its wait's scope comes first; a client that goes away ends it without an answer.
+/// Either way `ended` gets it, with the record complete.
 final class Waiter {
     let wait: Wait
     /// Who sent it (nil for a route without a credential): the key or account whose waiting
@@ -13,8 +13,16 @@ final class Waiter {
     private(set) var record: RequestRecord
     private let parked: ParkedRequest
     private let ended: (Waiter) -> Void
-    /// Its key or account was deleted: whatever ends it now answers `401`.
-    private var revoked = false
+    /// Why it may no longer answer what its wait finds; whatever ends it answers this.
+    private var revoked: Revocation?
+
+    enum Revocation {
+        /// Its key or account was deleted: `401`, what a request with it gets now.
+        case credentialGone
+        /// Its key lost the scope the wait needs: that refusal, as the call's own failure
+        /// (a tool error for an MCP tool), with its activity entry.
+        case scopeRemoved(APIError)
+    }
 
     init(wait: Wait, record: RequestRecord, parked: ParkedRequest, ended: @escaping (Waiter) -> Void) {
         self.wait = wait
@@ -38,27 +46,33 @@ final class Waiter {
         answer(.answered, wait.poll)
     }
 
-    /// The credential that sent it no longer works. From here on it can only answer `401`,
-    /// even if a wake-up or its timer comes before `end` does.
-    func revoke() {
-        revoked = true
+    /// The credential that sent it no longer works, or no longer holds the wait's scope. From
+    /// here on it can only answer that, even if a wake-up or its timer comes before `end`
+    /// does. A deletion overrides a lost scope, never the other way round.
+    func revoke(_ why: Revocation) {
+        if case .credentialGone? = revoked { return }
+        revoked = why
     }
 
     /// Answers a revoked call now.
     func end() {
-        guard parked.isActive, revoked else { return }
+        guard parked.isActive, revoked != nil else { return }
         answer(.answered) { nil }
     }
 
     private func answer(_ ending: RequestRecord.Ending, _ make: () throws -> HTTPResponse?) {
         let response: HTTPResponse
-        if revoked {
+        switch revoked {
+        case .credentialGone?:
             // What a request with this credential gets now (`mcp.md#connect`: `/mcp` gives the
             // REST body too). The key's or account's activity goes with it, so no entry.
             record.note(APIError.unauthorized)
             record.hasEntry = false
             response = APIError.unauthorized.response
-        } else {
+        case .scopeRemoved(let refusal)?:
+            record.note(refusal)
+            response = wait.failed(refusal)
+        case nil:
             do {
                 guard let made = try make() else { return }
                 response = made

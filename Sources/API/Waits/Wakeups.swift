@@ -5,7 +5,8 @@ import Relaydeck
 /// after it committed; the waiters look again from the loop, after the request that made the
 /// change is answered, so a `poll` never runs inside another request's transaction. A
 /// committed `key.deleted` or `account.deleted` ends the calls of that key or account the
-/// same way. Who may park one more is `admission` (`WaitAdmission.swift`). Loop thread only.
+/// same way, and a `key.updated` that took a scope away those of its calls that need it. Who
+/// may park one more is `admission` (`WaitAdmission.swift`). Loop thread only.
 final class Wakeups {
     private let loop: EventLoop
     private var waiters: [WakeTopic: [ObjectIdentifier: Waiter]] = [:]
@@ -13,6 +14,8 @@ final class Wakeups {
     private var scheduled = false
     /// Revoked calls waiting for `drain` to answer them.
     private var revoked: [Waiter] = []
+    /// Told of each call a lost scope ends (`/metrics`).
+    var scopeRefused: ((Scope, ActivityEntry.Surface) -> Void)?
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -73,15 +76,30 @@ final class Wakeups {
         if table[name]?.isEmpty == true { table[name] = nil }
     }
 
-    /// A committed change (the hub publishes only those): the topics it wakes look again, and
-    /// a deleted key's or account's calls end with `401`, soon.
+    /// A committed change (the hub publishes only those): the topics it wakes look again, a
+    /// deleted key's or account's calls end with `401`, and a key's calls whose wait needs a
+    /// scope the key no longer holds end with `insufficient_scope`, soon.
     func changed(_ change: Change) {
         switch change.event {
-        case .keyDeleted(let keyID): revoke(byKey[keyID])
-        case .accountDeleted: revoke(byAccount[change.accountID])
+        case .keyDeleted(let keyID): revoke(byKey[keyID], .credentialGone)
+        case .accountDeleted: revoke(byAccount[change.accountID], .credentialGone)
+        case .keyUpdated(let key): revokeScopes(of: key)
         default: break
         }
         for topic in WakeTopic.topics(for: change) { wake(topic) }
+    }
+
+    /// Ends the key's calls whose wait needs a scope `key` does not hold now.
+    private func revokeScopes(of key: Key) {
+        guard let calls = byKey[key.id] else { return }
+        let lost = calls.filter { _, waiter in waiter.wait.scope.map { !key.scopes.contains($0) } ?? false }
+        for waiter in lost.values {
+            guard let scope = waiter.wait.scope else { continue }
+            scopeRefused?(scope, waiter.record.surface)
+            waiter.revoke(.scopeRemoved(.insufficientScope(scope, for: "this waiting call")))
+            revoked.append(waiter)
+        }
+        if !lost.isEmpty { schedule() }
     }
 
     /// Something under `topic` changed: its waiters look again, soon.
@@ -93,10 +111,10 @@ final class Wakeups {
 
     /// Marked at once, so no wake-up or timer of this turn answers them otherwise; answered
     /// from the loop like a wake-up, never inside the deleting request's COMMIT.
-    private func revoke(_ calls: [ObjectIdentifier: Waiter]?) {
+    private func revoke(_ calls: [ObjectIdentifier: Waiter]?, _ why: Waiter.Revocation) {
         guard let calls else { return }
         for waiter in calls.values {
-            waiter.revoke()
+            waiter.revoke(why)
             revoked.append(waiter)
         }
         schedule()

@@ -29,7 +29,8 @@ public final class Authenticator {
                 defer { statement.reset() }
                 guard let row = try statement.nextRow() else { return nil }
                 return .key(KeyUse(keyID: try row.text("id"), accountID: try row.text("account_id"),
-                                   lastUsedAt: try row.optionalInt64("last_used_at"), lastHost: try row.optionalText("last_host")))
+                                   lastUsedAt: try row.optionalInt64("last_used_at"), lastHost: try row.optionalText("last_host"),
+                                   scopes: try row.scopes("scopes")))
             }
         }
         if let principal { store.credentials.remember(principal, for: hash) }
@@ -39,7 +40,8 @@ public final class Authenticator {
     enum SQL {
         static let account = "SELECT id FROM accounts WHERE token_hash = ? AND deleted_at IS NULL"
         static let key = """
-            SELECT k.id AS id, k.account_id AS account_id, k.last_used_at AS last_used_at, k.last_host AS last_host FROM keys k JOIN accounts a ON a.id = k.account_id \
+            SELECT k.id AS id, k.account_id AS account_id, k.last_used_at AS last_used_at, k.last_host AS last_host, \
+            k.scopes AS scopes FROM keys k JOIN accounts a ON a.id = k.account_id \
             WHERE k.secret_hash = ? AND k.deleted_at IS NULL AND a.deleted_at IS NULL
             """
     }

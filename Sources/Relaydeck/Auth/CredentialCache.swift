@@ -1,8 +1,11 @@
 /// Principals of credentials seen recently, by the SHA-256 of the secret, so a request does
-/// not need a locked read of the store to know who sent it. Exact because every change goes
-/// through this process: a deletion forgets its entries in the same call that commits it,
-/// and a recorded key use updates its entry. Only known credentials are kept (a flood of
-/// wrong secrets adds nothing), and never the secret itself.
+/// not need a locked read of the store to know who sent it and what it may do (its scopes
+/// ride on the principal). Exact because every change goes through this process: a deletion
+/// or a change of a key's scopes forgets its entries in the same call that writes it (the
+/// next request reads the row as that write left it), a recorded key use updates its entry,
+/// and a COMMIT that fails forgets everything (what was read inside its transaction may be
+/// gone). Only known credentials are kept (a flood of wrong secrets adds nothing), and never
+/// the secret itself.
 public final class CredentialCache {
     public static let defaultCapacity = 10_000
 
@@ -30,15 +33,17 @@ public final class CredentialCache {
         entries = entries.filter { $0.value.accountID != accountID }
     }
 
+    /// Every credential that acts as the key (today its own secret).
     func forgetKey(_ keyID: String) {
-        entries = entries.filter { $0.value.credentialID != keyID }
+        entries = entries.filter { $0.value.keyID != keyID }
     }
 
     /// After `Keys.recordUse` committed, so the next request decides on the values stored.
     func updateKeyUse(_ keyID: String, lastUsedAt: Int64?, lastHost: String?) {
         for (hash, principal) in entries {
             guard case .key(let use) = principal, use.keyID == keyID else { continue }
-            entries[hash] = .key(KeyUse(keyID: keyID, accountID: use.accountID, lastUsedAt: lastUsedAt, lastHost: lastHost))
+            entries[hash] = .key(KeyUse(keyID: keyID, accountID: use.accountID, lastUsedAt: lastUsedAt, lastHost: lastHost,
+                                        scopes: use.scopes))
         }
     }
 

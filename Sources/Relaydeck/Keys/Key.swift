@@ -31,6 +31,8 @@ public struct Key: Sendable, Equatable {
     public var lastUsedAt: Int64?
     public var lastClient: Client?
     public var lastHost: String?
+    /// What the key may do (`Scope`); every scope unless the person chose fewer.
+    public var scopes: ScopeSet
     public var counts: Counts
 
     public func write(to writer: inout JSONWriter) {
@@ -51,6 +53,10 @@ public struct Key: Sendable, Equatable {
         Client.write(lastClient, to: &writer)
         writer.key("last_host")
         writer.string(lastHost)
+        writer.key("scopes")
+        writer.beginArray()
+        for scope in scopes { writer.string(scope.rawValue) }
+        writer.endArray()
         writer.key("counts")
         writer.beginObject()
         writer.key("todo")
@@ -78,6 +84,7 @@ extension Key {
         lastUsedAt = try row.optionalInt64("last_used_at")
         lastHost = try row.optionalText("last_host")
         lastClient = try Client.read(row, name: "last_client_name", version: "last_client_version")
+        scopes = try row.scopes("scopes")
         counts = Counts(todo: try row.int("todo_count"), inProgress: try row.int("in_progress_count"),
                         done: try row.int("done_count"), cancelled: try row.int("cancelled_count"))
     }

@@ -7,6 +7,9 @@ public final class Keys {
     public static let maxPerAccount = 20
     /// The refusal of the key past `maxPerAccount` (`409`), written from it.
     public static let fullError = DomainError.conflict("An account can have \(maxPerAccount) keys.")
+    /// A key holds at least one scope (a key that may do nothing is a deleted key that still
+    /// counts toward `maxPerAccount`); the routes refuse an empty list before this does.
+    public static let noScopeError = DomainError.validation([FieldProblem("scopes", "Must name at least one scope.")])
     /// `last_used_at` changes one time in one minute at most (`rest-api.md#key`).
     public static let lastUsedResolutionMillis: Int64 = 60_000
 
@@ -27,14 +30,15 @@ public final class Keys {
         try store.read { db in try db.rows(SQL.list, [.text(accountID)]) { try Key(row: $0, accountID: accountID) } }
     }
 
-    /// Makes a key with a label checked by `TextRule.keyLabel`; the secret exists only in the
-    /// answer.
-    public func create(accountID: String, label: CheckedText) throws -> (key: Key, secret: Secret) {
+    /// Makes a key with a label checked by `TextRule.keyLabel` and its scopes (not empty:
+    /// the route refuses an empty list); the secret exists only in the answer.
+    public func create(accountID: String, label: CheckedText, scopes: ScopeSet = .all) throws -> (key: Key, secret: Secret) {
+        guard !scopes.isEmpty else { throw Self.noScopeError }
         let label = label.value
         let now = clock.wallMillis
         let secret = Secret.generate(.apiKey, random: random)
         let key = Key(id: Identifier.make("key_", millis: now, random: random), accountID: accountID, label: label,
-                      prefix: secret.displayPrefix, last4: secret.last4, createdAt: now, counts: Key.Counts())
+                      prefix: secret.displayPrefix, last4: secret.last4, createdAt: now, scopes: scopes, counts: Key.Counts())
         try store.write(hub: hub) { db, turn in
             let count = try db.statement(SQL.countLive)
             try count.bind(accountID, at: 1)
@@ -44,26 +48,34 @@ public final class Keys {
                 throw Self.fullError
             }
             try db.statement(SQL.insert).run(.text(key.id), .text(accountID), .text(label), .blob(secret.hash),
-                                             .text(key.prefix), .text(key.last4), .integer(now))
+                                             .text(key.prefix), .text(key.last4), .integer(now), .integer(scopes.bits))
             try turn.record(Change(accountID: accountID, event: .keyCreated(key), actor: .account))
         }
         return (key, secret)
     }
 
-    /// Changes the label (nil: nothing changes) of a key of the account.
-    /// `key.updated` only when the label really changed.
-    public func update(accountID: String, keyID: String, label: CheckedText?) throws -> Key {
-        try store.write(hub: hub) { db, turn in
+    /// Changes the label and the scopes (nil: that one does not change) of a key of the
+    /// account, together or not at all. `key.updated` only when something really changed. A
+    /// change of scopes holds for the key's next request: its cached principal is forgotten
+    /// here, and the calls it has parked end once the change is committed (`Wakeups`).
+    public func update(accountID: String, keyID: String, label: CheckedText?, scopes: ScopeSet? = nil) throws -> Key {
+        guard scopes?.isEmpty != true else { throw Self.noScopeError }
+        let updated = try store.write(hub: hub) { db, turn in
             let before = try Self.fetch(db, accountID: accountID, keyID: keyID)
             if let label, label.value != before.label {
                 try db.statement(SQL.updateLabel).run(.text(label.value), .text(keyID), .text(accountID))
             }
+            if let scopes, scopes != before.scopes {
+                try db.statement(SQL.updateScopes).run(.integer(scopes.bits), .text(keyID), .text(accountID))
+            }
             let after = try Self.fetch(db, accountID: accountID, keyID: keyID)
-            if after.label != before.label {
+            if after.label != before.label || after.scopes != before.scopes {
                 try turn.record(Change(accountID: accountID, event: .keyUpdated(after), actor: .account))
             }
-            return after
+            return (key: after, scopesChanged: after.scopes != before.scopes)
         }
+        if updated.scopesChanged { store.credentials.forgetKey(keyID) }
+        return updated.key
     }
 
     public func get(accountID: String, keyID: String) throws -> Key {
@@ -116,14 +128,17 @@ public final class Keys {
 
     enum SQL {
         static let columns = """
-            id, label, prefix, last4, created_at, last_used_at, last_host, last_client_name, last_client_version, \
+            id, label, prefix, last4, created_at, last_used_at, last_host, last_client_name, last_client_version, scopes, \
             todo_count, in_progress_count, done_count, cancelled_count
             """
         static let list = "SELECT \(columns) FROM keys WHERE account_id = ? AND deleted_at IS NULL ORDER BY rowid DESC"
         static let get = "SELECT \(columns) FROM keys WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
         static let countLive = "SELECT count(*) AS live FROM keys WHERE account_id = ? AND deleted_at IS NULL"
-        static let insert = "INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        static let insert = """
+            INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at, scopes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
         static let updateLabel = "UPDATE keys SET label = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
+        static let updateScopes = "UPDATE keys SET scopes = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
         static let markDeleted = "UPDATE keys SET deleted_at = ? WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
         static let touch = "UPDATE keys SET last_used_at = ? WHERE id = ?"
         static let setHost = "UPDATE keys SET last_host = ? WHERE id = ?"

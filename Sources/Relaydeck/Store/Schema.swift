@@ -437,6 +437,12 @@ public enum Schema {
             CREATE INDEX web_push_jobs_due ON web_push_jobs(due_at);
             CREATE INDEX web_push_jobs_by_subscription ON web_push_jobs(account_id, subscription_id);
             """),
+        // What each key may do: one bit per `Scope` (`Scope.bit`: tasks:read 1, tasks:write
+        // 2, questions 4, notify 8, messages 16, inbox 32). A key made before keeps every
+        // scope (63); none may hold none, or a bit no scope has.
+        Migration(version: 12, name: "key scopes", sql: """
+            ALTER TABLE keys ADD COLUMN scopes INTEGER NOT NULL DEFAULT 63 CHECK (scopes BETWEEN 1 AND 63);
+            """),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift

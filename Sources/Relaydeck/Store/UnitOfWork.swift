@@ -70,6 +70,9 @@ public final class UnitOfWork {
         do {
             try database.commit()
         } catch {
+            // A credential read inside the transaction (a request after a change of a key's
+            // scopes, in the same turn) may have been cached as rows that are now gone.
+            store.credentials.removeAll()
             throw store.translate(error)
         }
         store.writeWorked()

@@ -7,8 +7,8 @@ struct MCPAgent {
     let key: (id: String, secret: String)
     let client: MCPClient
 
-    init() throws {
-        api = try APIHarness()
+    init(configuration: APIConfiguration = APIConfiguration()) throws {
+        api = try APIHarness(configuration: configuration)
         token = try api.createAccount().token
         key = try api.createKey(token: token, label: "Claude Code")
         client = MCPClient(api: api, secret: key.secret)

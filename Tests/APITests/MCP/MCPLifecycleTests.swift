@@ -102,7 +102,8 @@ import Testing
         #expect(tools[4]["annotations"]?["destructiveHint"] == .bool(true))
         #expect(tools[3]["annotations"]?["idempotentHint"] == .bool(true))
         #expect(tools[1]["inputSchema"]?["properties"]?["limit"]?["default"]?.int64Value == 50)
-        #expect(result["ttlMs"] != nil && result["cacheScope"]?.stringValue == "public")
+        // The list follows the key's scopes: kept for its credential only, and not for long.
+        #expect(result["ttlMs"]?.int64Value == 60_000 && result["cacheScope"]?.stringValue == "private")
         // The earlier revisions have no caching fields and no `resultType`.
         let legacy = try #require(try client.legacy("tools/list").json()["result"])
         #expect(legacy["ttlMs"] == nil && legacy["resultType"] == nil && legacy["tools"]?.arrayValue?.count == 11)

@@ -206,9 +206,13 @@ func accountJSON(id: String, createdAt: String = "1760000000.0", liveActivities:
 
 /// The exact Key object; `lastHost` and `lastUsedAt` are JSON text (`null`, `"studio-mac"`).
 func keyJSON(id: String, label: String, secret: String, createdAt: String = "1760000000.0",
-             lastUsedAt: String = "null", lastHost: String = "null") -> String {
-    #"{"id":"\#(id)","label":"\#(label)","prefix":"\#(secret.prefix(8))","last4":"\#(secret.suffix(4))","#
+             lastUsedAt: String = "null", lastHost: String = "null", scopes: [String] = allScopes) -> String {
+    let scopeList = scopes.map { #""\#($0)""# }.joined(separator: ",")
+    return #"{"id":"\#(id)","label":"\#(label)","prefix":"\#(secret.prefix(8))","last4":"\#(secret.suffix(4))","#
         + #""created_at":\#(createdAt),"last_used_at":\#(lastUsedAt),"last_client":null,"last_host":\#(lastHost),"#
-        + #""counts":{"todo":0,"in_progress":0,"done":0,"cancelled":0}}"#
+        + #""scopes":[\#(scopeList)],"counts":{"todo":0,"in_progress":0,"done":0,"cancelled":0}}"#
 }
+
+/// Every scope, in the order a Key lists them.
+let allScopes = ["tasks:read", "tasks:write", "questions", "notify", "messages", "inbox"]
 

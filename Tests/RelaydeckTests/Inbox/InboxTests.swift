@@ -16,7 +16,7 @@ import Testing
         let (account, _, made) = try test.account(withKeys: 3)
         self.account = account
         keys = made.map(\.key)
-        agent = KeyUse(keyID: keys[0].id, accountID: account.id, lastUsedAt: nil, lastHost: nil)
+        agent = KeyUse(keyID: keys[0].id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)
         person = .account(accountID: account.id)
     }
 

@@ -58,7 +58,7 @@ final class TestStore {
 
     /// The principal of a key's API key, as the gate hands it to a service.
     func agent(_ key: Key) -> Principal {
-        .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil))
+        .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil, scopes: .all))
     }
 
     /// The number of rows of `table` (deleted ones included), straight from SQL.

@@ -1,11 +1,13 @@
-// One key: send a message, read its inbox (the 50 newest items with their read state), and
-// its activity log a page at a time. The log has no event: it loads on open and on request.
+// One key: its scopes, send a message, read its inbox (the 50 newest items with their read
+// state), and its activity log a page at a time. The log has no event: it loads on open and
+// on request.
 
 import { api, enc, query } from "../api.js";
 import { announce, showError } from "../announce.js";
 import { copyButton } from "../clipboard.js";
 import { relabelKeys } from "../components.js";
 import { h, replace } from "../dom.js";
+import { ALL_SCOPES, scopeFieldset } from "../scopes.js";
 import { formatDate, timeElement } from "../time.js";
 import { messageForm } from "./message-dialog.js";
 
@@ -33,9 +35,52 @@ export function mount(main, params, { store }) {
       key.last_host ? h("span", null, `on ${key.last_host}`) : null);
   };
 
+  // The scopes as the server has them; the form is drawn again only when they change (not for
+  // every key.updated, such as a new last_host), so a half-made choice is not thrown away.
+  const scopesBody = h("div");
+  let shownScopes = null;
+  const renderScopes = () => {
+    const key = store.keys.get(id);
+    if (!key) return;
+    const held = key.scopes ?? ALL_SCOPES;
+    if (held.join(",") === shownScopes) return;
+    shownScopes = held.join(",");
+    const fields = scopeFieldset(held, { legend: "What the agent with this key may do" });
+    const error = h("p", { class: "error-text", role: "alert", hidden: true });
+    const save = h("button", { type: "button", class: "primary" }, "Save scopes");
+    save.addEventListener("click", async () => {
+      error.hidden = true;
+      const chosen = fields.chosen();
+      if (chosen.length === 0) {
+        error.textContent = "Choose at least one thing the agent may do.";
+        error.hidden = false;
+        fields.focus();
+        return;
+      }
+      save.disabled = true;
+      try {
+        const updated = await api("PATCH", `/v1/keys/${enc(id)}`, { scopes: chosen });
+        shownScopes = updated.scopes.join(",");
+        store.apply("key.updated", { key: updated });
+        announce(`Scopes of ${updated.label} saved.`);
+      } catch (failure) {
+        const problem = Object.entries(failure.fields || {}).find(([name]) => name.startsWith("scopes"));
+        error.textContent = problem ? `Scopes: ${problem[1]}` : failure.message;
+        error.hidden = false;
+      } finally {
+        save.disabled = false;
+      }
+    });
+    replace(scopesBody,
+      h("p", { class: "small muted" }, "A change holds from the agent's next request. A call it has waiting that needs a scope you take away ends at once."),
+      fields.element, error, h("div", { class: "row" }, save));
+  };
+
   replace(main,
     h("p", null, h("a", { href: "#/keys" }, "← All keys")),
     heading, info,
+    h("section", { class: "card", "aria-labelledby": "key-scopes" },
+      h("h2", { id: "key-scopes" }, "Scopes"), scopesBody),
     h("section", { class: "card", "aria-labelledby": "key-message" },
       h("h2", { id: "key-message" }, "Send a message"),
       messageForm(store, id, { onSent: () => loadInbox() })),
@@ -53,6 +98,7 @@ export function mount(main, params, { store }) {
           activityBody)),
       h("div", { class: "row" }, activityMore)));
   renderInfo();
+  renderScopes();
 
   async function loadInbox() {
     try {
@@ -113,9 +159,9 @@ export function mount(main, params, { store }) {
   loadActivity(true);
   return store.on((name, data) => {
     if (name === "inbox.updated" && data.key_id === id) loadInbox();
-    else if ((name === "key.updated" || name === "key.created") && data.key.id === id) { renderInfo(); relabelKeys(main, store); }
-    else if (name === "key.refreshed") { renderInfo(); relabelKeys(main, store); }
-    else if (name === "refreshed") { renderInfo(); relabelKeys(main, store); loadInbox(); }
+    else if ((name === "key.updated" || name === "key.created") && data.key.id === id) { renderInfo(); renderScopes(); relabelKeys(main, store); }
+    else if (name === "key.refreshed") { renderInfo(); renderScopes(); relabelKeys(main, store); }
+    else if (name === "refreshed") { renderInfo(); renderScopes(); relabelKeys(main, store); loadInbox(); }
     else if (name === "key.deleted" && data.key_id === id) {
       replace(main, h("h1", null, "Key deleted"), h("p", null, h("a", { href: "#/keys" }, "Back to the keys")));
     }

@@ -1,4 +1,5 @@
-// API keys: create (the secret shown once, with copy buttons and MCP settings), rename, delete.
+// API keys: create (with its scopes; the secret shown once, with copy buttons and MCP
+// settings), rename, delete. A key's scopes are changed on its own page.
 
 import { api, enc } from "../api.js";
 import { announce, showError } from "../announce.js";
@@ -6,6 +7,7 @@ import { copyButton } from "../clipboard.js";
 import { confirmDialog, openDialog } from "../dialog.js";
 import { h, replace, syncList, uid } from "../dom.js";
 import { mcpSettings } from "../mcp-config.js";
+import { scopeFieldset, scopesSummary } from "../scopes.js";
 import { timeElement } from "../time.js";
 
 export function mount(main, _params, { store }) {
@@ -18,7 +20,7 @@ export function mount(main, _params, { store }) {
   const render = () => {
     const keys = store.sortedKeys();
     if (keys.length === 0) replace(list, h("li", { class: "muted" }, store.loaded ? "No keys yet." : "Loading…"));
-    else syncList(list, keys, (k) => k.id, (k) => `${k.label}|${k.last_used_at}|${k.last_host}|${k.last_client?.name}|${JSON.stringify(k.counts)}`, (k) => keyRow(store, k));
+    else syncList(list, keys, (k) => k.id, (k) => `${k.label}|${k.last_used_at}|${k.last_host}|${k.last_client?.name}|${k.scopes}|${JSON.stringify(k.counts)}`, (k) => keyRow(store, k));
   };
   render();
   if (store.loaded) store.refreshKeys().catch(showError);
@@ -36,19 +38,28 @@ function keyRow(store, key) {
       h("span", null, "Last used ", timeElement(key.last_used_at)),
       key.last_client ? h("span", null, `${key.last_client.name} ${key.last_client.version ?? ""}`.trim()) : null,
       key.last_host ? h("span", null, `on ${key.last_host}`) : null,
+      h("span", { class: "key-scopes" }, scopesSummary(key.scopes)),
       h("span", null, `${counts.todo ?? 0} to do, ${counts.in_progress ?? 0} in progress, ${counts.done ?? 0} done, ${counts.cancelled ?? 0} cancelled`)),
     h("div", { class: "row" },
       h("button", { type: "button", onclick: () => renameKeyDialog(store, key) }, "Rename", h("span", { class: "visually-hidden" }, ` ${key.label}`)),
       h("button", { type: "button", class: "danger", onclick: () => deleteKey(store, key) }, "Delete", h("span", { class: "visually-hidden" }, ` ${key.label}`))));
 }
 
-function labelDialog({ title, value = "", confirm, onSubmit }) {
+/** The label (and, with `scopes`, a scope fieldset) of a key; a server refusal of either is
+ * shown under them. */
+function labelDialog({ title, value = "", confirm, scopes = null, onSubmit }) {
   const fieldId = uid("key-label");
   const input = h("input", { id: fieldId, type: "text", maxlength: "40", value, autocomplete: "off" });
   const error = h("p", { class: "error-text", role: "alert", hidden: true });
+  const fail = (text, target) => {
+    error.textContent = text;
+    error.hidden = false;
+    target();
+  };
   openDialog({
     title,
-    body: [h("label", { for: fieldId }, "Label"), input, h("p", { class: "small muted" }, "For example “Claude Code” or “Cursor (work)”."), error],
+    body: [h("label", { for: fieldId }, "Label"), input, h("p", { class: "small muted" }, "For example “Claude Code” or “Cursor (work)”."),
+      scopes ? scopes.element : null, error],
     actions: [
       { label: "Cancel" },
       {
@@ -56,13 +67,18 @@ function labelDialog({ title, value = "", confirm, onSubmit }) {
         kind: "primary",
         onClick: async () => {
           error.hidden = true;
+          const chosen = scopes ? scopes.chosen() : null;
+          if (chosen && chosen.length === 0) {
+            fail("Choose at least one thing the agent may do.", scopes.focus);
+            return false;
+          }
           try {
-            await onSubmit(input.value);
+            await onSubmit(input.value, chosen);
             return true;
           } catch (failure) {
-            error.textContent = failure.fields?.label || failure.message;
-            error.hidden = false;
-            input.focus();
+            const scopeProblem = Object.entries(failure.fields || {}).find(([name]) => name.startsWith("scopes"));
+            if (!failure.fields?.label && scopeProblem) fail(`Scopes: ${scopeProblem[1]}`, scopes ? scopes.focus : () => input.focus());
+            else fail(failure.fields?.label || failure.message, () => input.focus());
             return false;
           }
         },
@@ -75,8 +91,9 @@ export function createKeyDialog(store) {
   labelDialog({
     title: "New key",
     confirm: "Create key",
-    onSubmit: async (label) => {
-      const result = await api("POST", "/v1/keys", { label });
+    scopes: scopeFieldset(),
+    onSubmit: async (label, scopes) => {
+      const result = await api("POST", "/v1/keys", { label, scopes });
       store.apply("key.created", { key: result.key });
       announce(`Key ${result.key.label} created.`);
       // After this dialog closes, so that focus returns to the page first.

@@ -49,6 +49,14 @@ struct MetricsRoutes: RouteGroup {
         for limit in LimitRefusals.Limit.allCases {
             text.sample("relaydeck_rate_limit_refusals_total", [("limit", limit.name)], context.limitRefusals.count(limit))
         }
+        text.family("relaydeck_scope_refusals_total", .counter,
+                    "Requests, tool calls and waiting calls refused because the key lacks a scope, by scope and surface.")
+        for scope in Scope.allCases {
+            for surface in ActivityEntry.Surface.allCases {
+                text.sample("relaydeck_scope_refusals_total", [("scope", scope.rawValue), ("surface", surface.rawValue)],
+                            context.scopeRefusals.count(scope, surface: surface))
+            }
+        }
         text.family("relaydeck_open_connections", .gauge, "HTTP connections open now.")
         text.sample("relaydeck_open_connections", context.openConnections?() ?? 0)
         text.family("relaydeck_event_streams", .gauge, "GET /v1/events streams open now.")

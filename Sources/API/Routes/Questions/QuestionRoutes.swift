@@ -24,12 +24,12 @@ final class QuestionRoutes: RouteGroup {
         [
             Route("/v1/questions", [
                 // Reads expire what is due, so they write.
-                Endpoint(.get, writes: true, .accountOrKey { [self] call, principal in try list(&call, principal) }),
-                Endpoint(.post, body: true, .apiKey { [self] call, key in try ask(&call, key) }),
+                Endpoint(.get, writes: true, scope: .questions, .accountOrKey { [self] call, principal in try list(&call, principal) }),
+                Endpoint(.post, body: true, scope: .questions, .apiKey { [self] call, key in try ask(&call, key) }),
             ]),
             Route("/v1/questions/{question_id}", [
-                Endpoint(.get, writes: true, .accountOrKey { [self] call, principal in try get(&call, principal) }),
-                Endpoint(.delete, .apiKey { [self] call, key in try cancel(&call, key) }),
+                Endpoint(.get, writes: true, scope: .questions, .accountOrKey { [self] call, principal in try get(&call, principal) }),
+                Endpoint(.delete, scope: .questions, .apiKey { [self] call, key in try cancel(&call, key) }),
             ]),
             Route("/v1/questions/{question_id}/answer", [
                 Endpoint(.post, body: true, .account { [self] call, account in try answer(&call, account) }),

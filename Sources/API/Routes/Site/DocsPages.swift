@@ -71,7 +71,9 @@ enum DocsPages {
         <tr><td><code>list_agents</code></td><td>Lists the other agents (keys) of the account.</td></tr>
         </table>
         <p>The resources <code>tasks://open</code> and <code>tasks://task/{task_id}</code> and the prompts
-        <code>plan_work</code> and <code>status_report</code> are there too. A failed tool call answers with
+        <code>plan_work</code> and <code>status_report</code> are there too. A key sees only the tools its
+        scopes allow (the person chooses them in the web console), and a call of another one answers
+        which scope it lacks. A failed tool call answers with
         <code>isError</code> and a message that says how to correct the call. While the inbox holds unread
         items, each result ends with a line that says so.</p>
         """
@@ -88,8 +90,8 @@ enum DocsPages {
         <tr><td><code>POST /v1/attest/challenge</code></td><td>anyone</td><td>A one-time challenge for App Attest.</td></tr>
         <tr><td><code>POST /v1/accounts</code></td><td>anyone</td><td>Makes an account and returns its token once.</td></tr>
         <tr><td><code>GET, PATCH, DELETE /v1/account</code></td><td>account</td><td>Reads, changes the settings of, or deletes the account.</td></tr>
-        <tr><td><code>GET, POST /v1/keys</code></td><td>account</td><td>Lists the API keys, or makes one (its secret is returned once).</td></tr>
-        <tr><td><code>PATCH, DELETE /v1/keys/{key_id}</code></td><td>account</td><td>Renames or deletes a key.</td></tr>
+        <tr><td><code>GET, POST /v1/keys</code></td><td>account</td><td>Lists the API keys, or makes one with its scopes (its secret is returned once).</td></tr>
+        <tr><td><code>PATCH, DELETE /v1/keys/{key_id}</code></td><td>account</td><td>Renames a key or changes its scopes, or deletes it.</td></tr>
         <tr><td><code>GET /v1/keys/{key_id}/activity</code></td><td>account</td><td>The key's recent requests.</td></tr>
         <tr><td><code>GET /v1/keys/{key_id}/inbox</code></td><td>account</td><td>What waits in a key's inbox.</td></tr>
         <tr><td><code>PUT, DELETE /v1/devices/{device_id}</code></td><td>account</td><td>Registers or removes a device and its push tokens.</td></tr>
@@ -105,7 +107,10 @@ enum DocsPages {
         <tr><td><code>GET /v1/events</code></td><td>account</td><td>A live stream (server-sent events) of every change of the account.</td></tr>
         <tr><td><code>POST /mcp</code></td><td>key</td><td>The MCP endpoint (see <a href="/docs/mcp">MCP tools</a>).</td></tr>
         </table>
-        <p>“both” means an account token or an API key; a key sees only its own tasks and questions.
+        <p>“both” means an account token or an API key; a key sees only its own tasks and questions,
+        and uses only the routes its scopes allow (<code>tasks:read</code>, <code>tasks:write</code>,
+        <code>questions</code>, <code>notify</code>, <code>messages</code>, <code>inbox</code>; every
+        scope unless the person chose fewer): another is <code>403 insufficient_scope</code>.
         Try it: <code>curl -s \(url)/v1/tasks -H "Authorization: Bearer mck_..."</code>.</p>
         """
     }

@@ -14,15 +14,15 @@ final class TaskRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/tasks", [
-                Endpoint(.get, .accountOrKey { [self] call, principal in try list(&call, principal) }),
-                Endpoint(.post, body: true, .accountOrKey { [self] call, principal in try create(&call, principal) }),
+                Endpoint(.get, scope: .tasksRead, .accountOrKey { [self] call, principal in try list(&call, principal) }),
+                Endpoint(.post, body: true, scope: .tasksWrite, .accountOrKey { [self] call, principal in try create(&call, principal) }),
             ]),
             Route("/v1/tasks/{task_id}", [
-                Endpoint(.get, .accountOrKey { [self] call, principal in
+                Endpoint(.get, scope: .tasksRead, .accountOrKey { [self] call, principal in
                     Self.answer(try tasks.get(principal, taskID: try call.path("task_id")))
                 }),
-                Endpoint(.patch, body: true, .accountOrKey { [self] call, principal in try update(&call, principal) }),
-                Endpoint(.delete, .accountOrKey { [self] call, principal in
+                Endpoint(.patch, body: true, scope: .tasksWrite, .accountOrKey { [self] call, principal in try update(&call, principal) }),
+                Endpoint(.delete, scope: .tasksWrite, .accountOrKey { [self] call, principal in
                     try tasks.delete(principal, taskID: try call.path("task_id"))
                     return Answers.noContent
                 }),
