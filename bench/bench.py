@@ -59,26 +59,25 @@ def bench_task_get():
     server.stop()
 
 
-def bench_task_write(synchronous: str = "NORMAL"):
+def bench_task_write(durability: str = "normal"):
     """POST /v1/tasks, then PATCH of that task's progress to done (bench/lua/task_write.lua:
     each 201's id goes to a queue; the next request PATCHes it). Twenty keys of one account
-    take turns so that no key reaches its cap of open tasks. `synchronous`: the server's
-    DATABASE_SYNCHRONOUS (the row `task-write-full` is the same with FULL)."""
-    server = Server({"DATABASE_SYNCHRONOUS": synchronous})
+    take turns so that no key reaches its cap of open tasks. `durability`: the server's
+    DURABILITY (the row `task-write-full` is the same with `full`)."""
+    server = Server({"DURABILITY": durability})
     _, keys = new_account(server.port, 20)
     task = call(server.port, "POST", "/v1/tasks", {"title": "bench"}, key=keys[0][1], expect=201)
     body = json.dumps(task, separators=(",", ":"))
     env = {"BENCH_KEYS": ",".join(f"{key_id}={secret}" for key_id, secret in keys)}
     name = "`POST /v1/tasks` + `PATCH` progress (one commit each)"
-    if synchronous != "NORMAL":
-        name += f", `DATABASE_SYNCHRONOUS={synchronous}`"
+    name += f", `DURABILITY={durability}`"
     compare(name, "/v1/tasks", (server.port, {}),
             {"= /v1/tasks": (201, body), "/v1/tasks/": (200, body)}, 0.3, script=LUA / "task_write.lua", env=env,
             ours_pid=server.pid)
     db = sqlite3.connect(server.db)
     open_tasks = db.execute("SELECT count(*) FROM tasks WHERE status IN ('todo', 'in_progress')").fetchone()[0]
     db.close()
-    NOTES.append(f"task write ({synchronous}): {open_tasks} tasks left open at the end (a 201 whose PATCH did not come before wrk "
+    NOTES.append(f"task write ({durability}): {open_tasks} tasks left open at the end (a 201 whose PATCH did not come before wrk "
                  f"stopped); every answer was 2xx.")
     server.stop()
 
@@ -434,7 +433,7 @@ ROWS = {
     "health": bench_health,
     "task-get": bench_task_get,
     "task-write": bench_task_write,
-    "task-write-full": lambda: bench_task_write("FULL"),
+    "task-write-full": lambda: bench_task_write("full"),
     "mcp": bench_mcp,
     "fanout": bench_fanout,
     "wakeup": bench_wakeup,

@@ -27,7 +27,7 @@ for each run.
 
 Rows: health (`GET /health`), task-get (`GET /v1/tasks/{id}` with an API key), task-write
 (`POST /v1/tasks`, then a `PATCH` of that task to done: each a committed write; 20 keys take
-turns), mcp (`tools/call update_task` on one task, a new progress each call), push-devices
+turns), task-write-full (the same with `DURABILITY=full`: an `fsync` at each COMMIT), mcp (`tools/call update_task` on one task, a new progress each call), push-devices
 (the task-write workload on an account with 20 devices registered for push and APNs on: every
 write plans pushes and prunes the coalescing windows; see bench/push_devices.py). Default:
 all but push-devices. Output: stdout and bench/results/cost.md (cost-callgrind.md).
@@ -193,7 +193,8 @@ def push_devices(server: Server, connections: list[Connection]):
     return task_write(server, connections, keys)
 
 
-ROWS = {"health": health, "task-get": task_get, "task-write": task_write, "mcp": mcp, "push-devices": push_devices}
+ROWS = {"health": health, "task-get": task_get, "task-write": task_write, "task-write-full": task_write, "mcp": mcp,
+        "push-devices": push_devices}
 DEFAULT_ROWS = ["health", "task-get", "task-write", "mcp"]
 
 
@@ -217,7 +218,7 @@ def settle():
 def measure(row: str, requests: int, width: int, callgrind: bool, profile: bool) -> float:
     """One run: a server of its own, the warm-up, then `requests` requests. Returns µs of CPU
     per request, or instructions per request under callgrind."""
-    env = push_env(WORK) if row == "push-devices" else {}
+    env = push_env(WORK) if row == "push-devices" else {"DURABILITY": "full"} if row == "task-write-full" else {}
     if callgrind:
         out = WORK / f"callgrind.{row}"
         server = Server(env, wrapper=["valgrind", "--tool=callgrind", "--dump-instr=yes", f"--callgrind-out-file={out}"],

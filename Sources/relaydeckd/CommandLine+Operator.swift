@@ -140,7 +140,7 @@ extension CommandLine {
     private static func withStore(refused: String? = nil, _ body: (Store, Config) throws -> Void) -> Int32 {
         guard let config = operatorConfig() else { return 1 }
         var options = Database.Options()
-        options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
+        options.synchronous = config.durability.synchronous
         let store = Store(path: config.databasePath, options: options)
         defer { store.close() }
         do {

@@ -11,7 +11,7 @@ extension Config: CustomStringConvertible, CustomReflectable {
         var rows: [(String, String)] = [
             ("LISTEN", listen.text),
             ("DATABASE_PATH", databasePath),
-            ("DATABASE_SYNCHRONOUS", databaseSynchronous),
+            ("DURABILITY", durability.rawValue),
             ("PUBLIC_URL", publicURL ?? "(from the Host header)"),
             ("RATE_LIMIT_REQUESTS_PER_MINUTE", String(rateLimitRequestsPerMinute)),
             ("RATE_LIMIT_ACCOUNTS_PER_HOUR", String(rateLimitAccountsPerHour)),

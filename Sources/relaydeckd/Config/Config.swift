@@ -48,8 +48,10 @@ struct Config: Sendable {
     /// `DATABASE_PATH`, default `./relaydeck.db`. `:memory:` gives a database that lives
     /// only as long as the process: for tests.
     var databasePath = "./relaydeck.db"
-    /// `DATABASE_SYNCHRONOUS`: `NORMAL` (default) or `FULL`, read case-insensitively.
-    var databaseSynchronous = "NORMAL"
+    /// `DURABILITY`: `normal` (default) or `full`, what an acknowledged write survives (the
+    /// README's "The store"); `DATABASE_SYNCHRONOUS` (`NORMAL`, `FULL`) is its older name,
+    /// still read (`ConfigReader.durability`).
+    var durability = Durability.normal
     /// `PUBLIC_URL`: the server's own origin, `http(s)://host[:port]`, normalized as
     /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).
     /// Nil: taken from each request's `Host` header.
