@@ -37,7 +37,7 @@ from common import (BINARY, CAPACITY, CONNECTIONS, DURATION, GROWTH_ACCOUNTS, GR
 def bench_health():
     server = Server()
     body = json.dumps(call(server.port, "GET", "/health"), separators=(",", ":"))
-    compare("`GET /health`, 50 connections", "/health", (server.port, {}), {"= /health": (200, body)}, 0.9, ours_pid=server.pid)
+    compare("`GET /health`, 50 connections", "/health", (server.port, {}), {"= /health": (200, body)}, 0.95, ours_pid=server.pid)
     server.stop()
 
 
@@ -48,14 +48,18 @@ def raw_body(port, path, key) -> str:
 
 
 def bench_task_get():
+    """`GET /v1/tasks/{id}` with an API key: 20 keys of one account, each reading a task of its
+    own, take turns (bench/lua/task_get.lua), so that no key comes near its rate limit."""
     server = Server()
-    _, [(_, secret)] = new_account(server.port)
-    task = call(server.port, "POST", "/v1/tasks", {"title": "Benchmark the server", "description": "A task to read."},
-                key=secret, expect=201)
-    path = f"/v1/tasks/{task['id']}"
-    body = raw_body(server.port, path, secret)
-    compare("`GET /v1/tasks/{id}` with an API key", path, (server.port, {"X-API-Key": secret}),
-            {f"= {path}": (200, body)}, 0.6, ours_pid=server.pid)
+    _, keys = new_account(server.port, 20)
+    gets = []
+    for _, secret in keys:
+        task = call(server.port, "POST", "/v1/tasks", {"title": "Benchmark the server", "description": "A task to read."},
+                    key=secret, expect=201)
+        gets.append((task["id"], secret))
+    body = raw_body(server.port, f"/v1/tasks/{gets[0][0]}", gets[0][1])
+    compare("`GET /v1/tasks/{id}` with an API key", "/v1/tasks/", (server.port, {}), {"/v1/tasks/": (200, body)}, 0.6,
+            script=LUA / "task_get.lua", env={"BENCH_GETS": ",".join(f"{t}={s}" for t, s in gets)}, ours_pid=server.pid)
     server.stop()
 
 
@@ -87,8 +91,9 @@ def bench_mcp():
     bench/mcp_reference.py (MCPServer of the `mcp` SDK under uvicorn, stateless, JSON answers,
     one SQLite UPDATE committed per call)."""
     server = Server()
-    _, [(_, secret)] = new_account(server.port)
-    task = call(server.port, "POST", "/v1/tasks", {"title": "bench"}, key=secret, expect=201)
+    _, keys = new_account(server.port, 10)
+    calls = [(call(server.port, "POST", "/v1/tasks", {"title": "bench"}, key=secret, expect=201)["id"], secret)
+             for _, secret in keys]
     ref_port = free_port()
     ref_dir = WORK / "mcp-reference"
     ref_dir.mkdir()
@@ -104,7 +109,7 @@ def bench_mcp():
     ours, ref, ours_cpu, ref_cpu = [], [], [], []
     per_request = {"relaydeckd": [], "mcp SDK": []}
     pids = {"relaydeckd": [server.pid], "mcp SDK": [reference.pid]}
-    sides = (("relaydeckd", server.port, {"BENCH_MCP_TASK": task["id"], "BENCH_MCP_SECRET": secret,
+    sides = (("relaydeckd", server.port, {"BENCH_MCP_CALLS": ",".join(f"{t}={s}" for t, s in calls),
                                           "BENCH_MCP_VERSION": MCP_VERSION}, ours, ours_cpu),
              ("mcp SDK", ref_port, {"BENCH_MCP_TASK": "tsk_bench", "BENCH_MCP_VERSION": "2025-06-18"}, ref, ref_cpu))
     try:
