@@ -7,7 +7,7 @@ figure next to the reference measured in the same run (nginx for HTTP, a server 
 official Python MCP SDK for MCP), with min / median / max over BENCH_RUNS runs. The table goes
 to stdout and to bench/results/latest.md. See bench/README.md for what each row measures.
 
-Rows: health task-get task-write task-write-full mcp fanout wakeup capacity idle start growth
+Rows: health task-get task-write task-write-full push-devices mcp fanout wakeup capacity idle start growth
 (default: all).
 Settings (environment): RELAYDECKD, BENCH_RUNS (3), BENCH_DURATION (10 s of wrk per run),
 BENCH_CONNECTIONS (50), BENCH_ROUNDS (200 timed events per run for fan-out and wake-up),
@@ -28,9 +28,10 @@ import urllib.request
 from pathlib import Path
 
 from common import (BINARY, CAPACITY, CONNECTIONS, DURATION, GROWTH_ACCOUNTS, GROWTH_TASKS, LUA, MCP_VERSION, NOTES,
-                    PYTHON, RESULTS, ROOT, ROUNDS, RUNS, START_TASKS, WORK, Server, _children, absolute, await_marker,
-                    call, compare, copy_tasks, cpu_note, fmt, free_port, log, measured, new_account, open_stream,
-                    percentile, raise_fd_limit, row, rss_kb, start_to_ready, wrk)
+                    PUSH_ACCOUNTS, PYTHON, RESULTS, ROOT, ROUNDS, RUNS, START_TASKS, WORK, Server, _children, absolute,
+                    await_marker, call, compare, copy_tasks, cpu_note, fmt, free_port, log, measured, new_account,
+                    open_stream, percentile, raise_fd_limit, row, rss_kb, start_to_ready, wrk)
+from push_devices import populate, push_env, register_devices
 
 # --- rows -----------------------------------------------------------------------------------
 
@@ -83,6 +84,29 @@ def bench_task_write(durability: str = "normal"):
     db.close()
     NOTES.append(f"task write ({durability}): {open_tasks} tasks left open at the end (a 201 whose PATCH did not come before wrk "
                  f"stopped); every answer was 2xx.")
+    server.stop()
+
+
+def bench_push_devices():
+    """The task-write row with push on (bench/push_devices.py: APNs that never answers, so
+    every push planned stays in the outbox) and 20 devices on the writing account, on a
+    server of BENCH_PUSH_ACCOUNTS (200) more accounts of 20 devices, each with a task, so that
+    the coalescing windows of thousands of devices are in `push_windows` while it runs."""
+    server = Server(push_env(WORK))
+    populate(server.port, PUSH_ACCOUNTS)
+    token, keys = new_account(server.port, 20)
+    register_devices(server.port, token, 20)
+    task = call(server.port, "POST", "/v1/tasks", {"title": "bench"}, key=keys[0][1], expect=201)
+    body = json.dumps(task, separators=(",", ":"))
+    env = {"BENCH_KEYS": ",".join(f"{key_id}={secret}" for key_id, secret in keys)}
+    compare(f"task write, push on, 20 devices on the account ({PUSH_ACCOUNTS} more accounts of 20)", "/v1/tasks",
+            (server.port, {}), {"= /v1/tasks": (201, body), "/v1/tasks/": (200, body)}, 0.3,
+            script=LUA / "task_write.lua", env=env, ours_pid=server.pid)
+    db = sqlite3.connect(server.db)
+    windows, jobs = (db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in ("push_windows", "push_jobs"))
+    db.close()
+    NOTES.append(f"push devices: {windows:,} coalescing windows and {jobs:,} push jobs in the outbox at the end "
+                 "(APNs never answered, so every planned push stayed).")
     server.stop()
 
 
@@ -439,6 +463,7 @@ ROWS = {
     "task-get": bench_task_get,
     "task-write": bench_task_write,
     "task-write-full": lambda: bench_task_write("full"),
+    "push-devices": bench_push_devices,
     "mcp": bench_mcp,
     "fanout": bench_fanout,
     "wakeup": bench_wakeup,

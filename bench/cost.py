@@ -29,7 +29,8 @@ Rows: health (`GET /health`), task-get (`GET /v1/tasks/{id}` with an API key), t
 (`POST /v1/tasks`, then a `PATCH` of that task to done: each a committed write; 20 keys take
 turns), task-write-full (the same with `DURABILITY=full`: an `fsync` at each COMMIT), mcp (`tools/call update_task` on one task, a new progress each call), push-devices
 (the task-write workload on an account with 20 devices registered for push and APNs on: every
-write plans pushes and prunes the coalescing windows; see bench/push_devices.py). Default:
+write plans pushes and prunes the coalescing windows, on a server of BENCH_PUSH_ACCOUNTS (200)
+more accounts with 20 devices each; see bench/push_devices.py). Default:
 all but push-devices. Output: stdout and bench/results/cost.md (cost-callgrind.md).
 """
 
@@ -45,9 +46,9 @@ import sys
 import time
 from pathlib import Path
 
-from common import MCP_VERSION, ROOT, BINARY, WORK, Server, _children, call, cpu_seconds, log, new_account
+from common import PUSH_ACCOUNTS, MCP_VERSION, ROOT, BINARY, WORK, Server, _children, call, cpu_seconds, log, new_account
 from callgrind_read import Dump, print_self
-from push_devices import register_devices, push_env
+from push_devices import populate, push_env, register_devices
 
 _port = 0
 COST_RUNS = int(os.environ.get("BENCH_COST_RUNS", "5"))
@@ -187,7 +188,9 @@ def mcp(server: Server, connections: list[Connection]):
 
 
 def push_devices(server: Server, connections: list[Connection]):
-    """The task-write workload on an account whose 20 devices are registered for push."""
+    """The task-write workload on an account whose 20 devices are registered for push, on a
+    server of BENCH_PUSH_ACCOUNTS (200) more accounts of 20 devices, each with a task."""
+    populate(server.port, PUSH_ACCOUNTS)
     token, keys = new_account(server.port, 20)
     register_devices(server.port, token, 20)
     return task_write(server, connections, keys)

@@ -13,7 +13,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from common import call
+from common import call, new_account
 
 _listeners: list[socket.socket] = []
 
@@ -43,3 +43,13 @@ def register_devices(port: int, token: str, count: int):
              body={"platform": "ios", "model": "iPhone18,1", "os_version": "27.0", "app_version": "1.0 (1)",
                    "apns_environment": "production", "apns_token": f"{n:04x}" * 16,
                    "widget_push_token": f"{n + 5000:04x}" * 16})
+
+
+def populate(port: int, accounts: int, devices: int = 20) -> None:
+    """`accounts` other accounts, each with `devices` devices and one task made by its key: a
+    server where every account's devices have a widget reload window (`push_windows`), which
+    the planner's prune must not read through on every write (migration 9's index)."""
+    for _ in range(accounts):
+        token, [(_, secret)] = new_account(port, 1)
+        register_devices(port, token, devices)
+        call(port, "POST", "/v1/tasks", {"title": "a task of another account"}, key=secret, expect=201)
