@@ -4,7 +4,8 @@
 #   make test    install what is missing, unit tests, release build, end-to-end, browser and
 #                short torture tests
 #   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
-#   make bench   the benchmarks of issue 12 (bench/run.sh); never part of `make test`
+#   make bench   every benchmark row (bench/run.sh); never part of `make test`
+#   make bench-scale  only the rows of how cost grows (issue 20)
 #   make torture the reliability suite in its long form (Tests/torture, TORTURE=full: about
 #                20 minutes); `make test` runs its short form (torture-short, a few minutes)
 #   make release the static binary, stripped: dist/relaydeckd
@@ -33,7 +34,7 @@ BENCH_APT_PACKAGES := nginx-light wrk
 # The browser tests drive Debian's chromium (Playwright's own browser download is not used).
 BROWSER_APT_PACKAGES := chromium
 
-.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench bench-scale clean
 
 # The packaging scripts take the architecture as a parameter; the binary must be built on a
 # machine of that architecture (packaging/build-deb checks its ELF header).
@@ -101,6 +102,11 @@ test: test-deps
 
 bench: bench-deps build
 	PYTHON=$(VENV)/bin/python bench/run.sh
+
+# The rows of "how cost grows" alone (a store of 1,000,000 tasks, a large purge, 10,000
+# streams, the WAL): about 15 minutes of the hour `make bench` takes (bench/README.md).
+bench-scale: bench-deps build
+	PYTHON=$(VENV)/bin/python bench/run.sh growth purge streams wal
 
 clean:
 	rm -rf .build $(VENV) bench/results $(DIST)

@@ -8,7 +8,8 @@ official Python MCP SDK for MCP), with min / median / max over BENCH_RUNS runs. 
 to stdout and to bench/results/latest.md. See bench/README.md for what each row measures.
 
 Rows: health task-get task-write task-write-full push-devices mcp fanout wakeup capacity idle start growth
-(default: all).
+purge streams wal (default: all; the last four are "how cost grows", bench/scale.py and
+`make bench-scale`).
 Settings (environment): RELAYDECKD, BENCH_RUNS (3), BENCH_DURATION (10 s of wrk per run),
 BENCH_CONNECTIONS (50), BENCH_ROUNDS (200 timed events per run for fan-out and wake-up),
 BENCH_CAPACITY (10000 streams and as many parked waits), BENCH_START_TASKS (100000).
@@ -32,6 +33,7 @@ from common import (BINARY, CAPACITY, CONNECTIONS, DURATION, GROWTH_ACCOUNTS, GR
                     await_marker, call, compare, copy_tasks, cpu_note, fmt, free_port, log, measured, new_account,
                     open_stream, percentile, raise_fd_limit, row, rss_kb, start_to_ready, wrk)
 from push_devices import populate, push_env, register_devices
+from scale import bench_purge, bench_streams, bench_wal
 
 # --- rows -----------------------------------------------------------------------------------
 
@@ -471,6 +473,9 @@ ROWS = {
     "idle": bench_idle,
     "start": bench_start,
     "growth": bench_growth,
+    "purge": bench_purge,
+    "streams": bench_streams,
+    "wal": bench_wal,
 }
 
 
