@@ -111,13 +111,24 @@ def bench_purge():
         wrk(url, headers=headers, duration=2)
         quiet.append(p99_ms(checked("purge quiet", wrk(url, headers=headers))))
         started = time.monotonic()
+        ended: list[float] = []
+
+        def watch():
+            # While the readers run too: the purge's end is seen within 50 ms of it.
+            while metrics(server.port)["relaydeck_purge_pending_keys"] > 0:
+                if time.monotonic() - started > 600:
+                    return
+                time.sleep(0.05)
+            ended.append(time.monotonic())
+
         call(server.port, "DELETE", f"/v1/keys/{victim}", token=token, expect=204)
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         during.append(p99_ms(checked("purge during", wrk(url, headers=headers))))
-        while metrics(server.port)["relaydeck_purge_pending_keys"] > 0:
-            if time.monotonic() - started > 600:
-                raise SystemExit("bench: the purge did not end within 10 minutes")
-            time.sleep(0.05)
-        purge_seconds.append(time.monotonic() - started)
+        watcher.join(timeout=600)
+        if not ended:
+            raise SystemExit("bench: the purge did not end within 10 minutes")
+        purge_seconds.append(ended[0] - started)
         longest.append(metrics(server.port)["relaydeck_loop_longest_turn_cpu_seconds"] * 1000)
         ratio.append(during[-1] / quiet[-1])
         log(f"purge run {run + 1}: reads p99 {quiet[-1]:.2f} ms quiet, {during[-1]:.2f} ms during the purge "
@@ -128,8 +139,9 @@ def bench_purge():
              f"entries, 50 readers (quiet: {fmt(quiet, ' ms', 2)})", during, " ms", "≤ 2 × quiet",
              statistics.median(ratio) <= 2, 2)
     NOTES.append(f"purge: the reads' p99 during it over the quiet one {fmt(ratio, ' ×', 2)}; the purge took "
-                 f"{fmt(purge_seconds, ' s', 1)} from the DELETE (under the reads for the first {DURATION} s); the "
-                 f"longest loop turn of the run {fmt(longest, ' ms', 2)} of CPU.")
+                 f"{fmt(purge_seconds, ' s', 1)} from the DELETE (the reads ran for {DURATION} s from it: a purge "
+                 f"shorter than that is inside them, and the reads after its end count in the p99 too); the longest "
+                 f"loop turn of the run {fmt(longest, ' ms', 2)} of CPU.")
 
 
 # --- streams --------------------------------------------------------------------------------
