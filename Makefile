@@ -104,7 +104,7 @@ bench: bench-deps build
 	PYTHON=$(VENV)/bin/python bench/run.sh
 
 # The rows of "how cost grows" alone (a store of 1,000,000 tasks, a large purge, 10,000
-# streams, the WAL): about 15 minutes of the hour `make bench` takes (bench/README.md).
+# streams, the WAL): about ten minutes of the half hour `make bench` takes (bench/README.md).
 bench-scale: bench-deps build
 	PYTHON=$(VENV)/bin/python bench/run.sh growth purge streams wal
 
