@@ -17,6 +17,8 @@ public final class Tasks {
     let hub: EventHub
     /// The person's changes leave an item in the key's inbox, in the same transaction.
     let inbox: Inbox
+    /// The list snapshots handed out in cursors: whether a move needs its `task_moves` row.
+    let snapshots = ListSnapshots()
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
         self.store = store
@@ -105,6 +107,17 @@ public final class Tasks {
             throw DomainError.notFound("Task not found.")
         }
         return task
+    }
+
+    /// `fetch`, with the change that last moved the task in the list order (`changed_seq`).
+    static func fetchForChange(_ db: Database, _ principal: Principal, taskID: String) throws
+        -> (task: WorkTask, changedSeq: Int64) {
+        let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
+        guard let found = try db.firstRow(TaskSQL.getForChange, values, { (try WorkTask(row: $0), try $0.int64("changed_seq")) })
+        else {
+            throw DomainError.notFound("Task not found.")
+        }
+        return found
     }
 
     /// The next number of the global change counter (`TaskCursor`); `currentSeq` reads it.
