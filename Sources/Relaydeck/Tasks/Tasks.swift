@@ -100,10 +100,12 @@ public final class Tasks {
         principal.keyID.map { .key($0) } ?? .account
     }
 
-    /// A task the principal can reach, or `404 Task not found.`
+    /// A task the principal can reach, or `404 Task not found.`: the account's tasks of its
+    /// live keys, or a key's own.
     static func fetch(_ db: Database, _ principal: Principal, taskID: String) throws -> WorkTask {
         let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
-        guard let task = try db.firstRow(TaskSQL.get, values, { try WorkTask(row: $0) }) else {
+        let sql = principal.keyID == nil ? TaskSQL.get : TaskSQL.getOfKey
+        guard let task = try db.firstRow(sql, values, { try WorkTask(row: $0) }) else {
             throw DomainError.notFound("Task not found.")
         }
         return task
@@ -113,8 +115,8 @@ public final class Tasks {
     static func fetchForChange(_ db: Database, _ principal: Principal, taskID: String) throws
         -> (task: WorkTask, changedSeq: Int64) {
         let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
-        guard let found = try db.firstRow(TaskSQL.getForChange, values, { (try WorkTask(row: $0), try $0.int64("changed_seq")) })
-        else {
+        let sql = principal.keyID == nil ? TaskSQL.getForChange : TaskSQL.getOfKeyForChange
+        guard let found = try db.firstRow(sql, values, { (try WorkTask(row: $0), try $0.int64("changed_seq")) }) else {
             throw DomainError.notFound("Task not found.")
         }
         return found

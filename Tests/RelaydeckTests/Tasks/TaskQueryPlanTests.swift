@@ -12,6 +12,8 @@ import Testing
     static let plans: [(name: String, sql: String, index: String, sorts: Bool)] = [
         ("a task by ID", TaskSQL.get, "sqlite_autoindex_tasks_1 (id=?)", false),
         ("a task by ID for a change", TaskSQL.getForChange, "sqlite_autoindex_tasks_1 (id=?)", false),
+        ("a key's task by ID", TaskSQL.getOfKey, "sqlite_autoindex_tasks_1 (id=?)", false),
+        ("a key's task by ID for a change", TaskSQL.getOfKeyForChange, "sqlite_autoindex_tasks_1 (id=?)", false),
         ("a key's list", TaskSQL.unchanged(byKey: true), "tasks_by_key (key_id=?", false),
         ("an account's list", TaskSQL.unchanged(byKey: false), "tasks_by_account (account_id=?", false),
         // The tasks moved since the snapshot are few (the changes of the paging's minutes):
