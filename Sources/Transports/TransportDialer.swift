@@ -14,8 +14,10 @@ import TLS
 public final class TransportDialer: IOHandler {
     /// Why no transport was set up, in words for a log line.
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The name did not resolve.
+        /// The lookup failed for now (no DNS server answered); it may work later.
         case lookup(String)
+        /// The name has no address: it does not exist, or has none (the resolver said so).
+        case noSuchName(String)
         /// Every address of the host was refused by `admits`.
         case refusedAddresses(String)
         /// No address took the connection.
@@ -24,7 +26,7 @@ public final class TransportDialer: IOHandler {
 
         public var description: String {
             switch self {
-            case .lookup(let text), .refusedAddresses(let text), .connect(let text), .tls(let text): text
+            case .lookup(let text), .noSuchName(let text), .refusedAddresses(let text), .connect(let text), .tls(let text): text
             }
         }
     }
@@ -77,7 +79,7 @@ public final class TransportDialer: IOHandler {
                 }
                 connectNext()
             case .failure(let error):
-                finish(.failure(.lookup(error.description)))
+                finish(.failure(error.isPermanent ? .noSuchName(error.description) : .lookup(error.description)))
             }
         }
     }
