@@ -52,6 +52,10 @@ let package = Package(
         // batches, LISTEN/NOTIFY. Written here rather than linking libpq: see
         // `docs/architecture.md`, "The PostgreSQL client".
         .target(name: "Postgres", dependencies: ["Crypto", "EventLoop", "Logging", "TLS", "Transports"], swiftSettings: strict),
+        // The HTTP/1.1 client on the loop: one bounded request per connection through the
+        // transports (lookup, address rule, TCP, TLS), the answer read within limits, the
+        // same-origin redirect follower and the caching lifetime; Web Push sends through it.
+        .target(name: "HTTPClient", dependencies: ["Clock", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux", "TLS", "Transports"], swiftSettings: strict),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
@@ -98,6 +102,7 @@ let package = Package(
         // Against a real PostgreSQL that the tests start themselves (`PostgresCluster`), and
         // against fake servers written in the tests for what a real one never does.
         .testTarget(name: "PostgresTests", dependencies: ["TestSupport", "Postgres", "Crypto", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
+        .testTarget(name: "HTTPClientTests", dependencies: ["TestSupport", "HTTPClient", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging", "Postgres"], swiftSettings: strict),
