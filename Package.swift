@@ -62,8 +62,8 @@ let package = Package(
         .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "Transports", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         // Web Push (RFC 8030, 8291, 8292): the message encryption, the VAPID token, which
         // endpoints and addresses a push may go to, and one push request over HTTP/1.1 on TLS;
-        // knows nothing of the domain's tables.
-        .target(name: "WebPush", dependencies: ["Clock", "Crypto", "EventLoop", "JSON", "TLS", "Transports"], swiftSettings: strict),
+        // knows nothing of the domain's tables. It sends through the HTTP client.
+        .target(name: "WebPush", dependencies: ["Clock", "Crypto", "EventLoop", "HTTPClient", "JSON", "TLS", "Transports"], swiftSettings: strict),
         // The web console (`web/`), embedded at build time: the plugin runs the tool on every
         // file of the folder and compiles the table it writes into `WebAssets`.
         .executableTarget(name: "WebAssetsTool"),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
+        .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "HTTPClient", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite", "WebPush", "Transports"], swiftSettings: strict),

@@ -4,13 +4,13 @@ import Glibc
 import EventLoop
 import TLS
 
-/// The client side of setting a transport up, for the push clients (APNs, Web Push): the host
-/// looked up off the loop (`HostLookup`), a non-blocking TCP connect to each address in turn
-/// (those `admits` lets through), then TLS with the host's name (SNI and verification) when a
-/// context is given, the plain socket otherwise. The established transport is handed over once:
-/// the dialer holds the socket's registration until then and releases it before `completion`,
-/// so the caller registers the transport as its own. Bounding the time is the caller's (it
-/// calls `cancel`).
+/// The client side of setting a transport up, for every client (APNs, the HTTP client, the
+/// PostgreSQL client): the host looked up off the loop (`HostLookup`), a non-blocking TCP
+/// connect to each address in turn (those `admits` lets through), then TLS with the host's
+/// name (SNI and verification) when a context is given, the plain socket otherwise. The
+/// established transport is handed over once: the dialer holds the socket's registration until
+/// then and releases it before `completion`, so the caller registers the transport as its own.
+/// Bounding the time is the caller's (it calls `cancel`).
 public final class TransportDialer: IOHandler {
     /// Why no transport was set up, in words for a log line.
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
