@@ -52,6 +52,7 @@ final class APIContext {
         messageLimiter = RateLimiter(.messages, configuration: configuration, refusals: limitRefusals)
         notifyLimiter = RateLimiter(.notify, configuration: configuration, refusals: limitRefusals)
         wakeups.scopeRefused = { [scopeRefusals] scope, surface in scopeRefusals.refused(scope, surface: surface) }
+        services.oauthGrants.onRevoked = { [weak wakeups] keyID, grantID in wakeups?.grantRevoked(keyID: keyID, grantID: grantID) }
     }
 
     /// The client address a per-address limit counts (`overview.md#rate-limits`), after the

@@ -47,6 +47,10 @@ public struct APIError: Error, Sendable {
     static let accountCreationClosed = APIError(403, "forbidden",
         "Accounts on this server are made by its operator (relaydeckd account create), not on request.")
     static let internalError = APIError(500, "internal", "Internal server error.")
+    /// The OAuth routes while `PUBLIC_URL` is not set: tokens need a stable issuer and
+    /// resource, which the `Host` header a client sends is not.
+    static let oauthOff = APIError(404, "not_found",
+        "OAuth is off on this server: its operator sets PUBLIC_URL to turn it on. Use an API key meanwhile.")
 
     /// A defect of the server itself (a route that names a parameter its pattern lacks):
     /// logged, and a plain 500.

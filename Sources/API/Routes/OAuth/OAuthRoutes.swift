@@ -1,0 +1,84 @@
+import HTTP
+import Relaydeck
+
+/// The authorization server of issue 24 (OAuth 2.1 for connectors): the token endpoint and
+/// RFC 7009 revocation. Open to anyone (the client authenticates itself by OAuth's rules, not
+/// through the gate), so these requests have no principal and no activity entry. Without
+/// `PUBLIC_URL` there is no stable issuer or resource to bind tokens to, so OAuth is off and
+/// each route says so with a `404`.
+final class OAuthRoutes: RouteGroup {
+    let context: APIContext
+
+    init(_ context: APIContext) {
+        self.context = context
+    }
+
+    var routes: [Route] {
+        [
+            Route("/oauth/token", [endpoint { [self] form in try token(form) }]),
+            Route("/oauth/revoke", [endpoint { [self] form in try revoke(form) }]),
+        ]
+    }
+
+    /// RFC 6749 4.1.3 and 6.
+    private func token(_ form: OAuthForm) throws -> HTTPResponse {
+        let client = try authenticate(form)
+        let grants = context.services.oauthGrants
+        switch form["grant_type"] {
+        case "authorization_code":
+            let issued = try grants.exchange(code: try form.required("code"), client: client,
+                                             redirectURI: try form.required("redirect_uri"),
+                                             verifier: try form.required("code_verifier"))
+            return OAuthAnswers.tokens(issued)
+        case "refresh_token":
+            var scopes: ScopeSet?
+            if let words = form["scope"] {
+                guard let named = ScopeSet(words: words) else { throw OAuthError.invalidScope("scope names an unknown scope.") }
+                scopes = named
+            }
+            return OAuthAnswers.tokens(try grants.refresh(token: try form.required("refresh_token"), client: client, scopes: scopes))
+        case nil:
+            throw OAuthError.invalidRequest("grant_type is required.")
+        default:
+            throw OAuthError.unsupportedGrantType
+        }
+    }
+
+    /// RFC 7009 2.1: `200` with an empty body whether or not the token was one (2.2).
+    private func revoke(_ form: OAuthForm) throws -> HTTPResponse {
+        let client = try authenticate(form)
+        let token = try form.required("token")
+        if let hint = form["token_type_hint"], hint != "access_token", hint != "refresh_token" {
+            throw OAuthError(400, "unsupported_token_type", "token_type_hint must be access_token or refresh_token.")
+        }
+        try context.services.oauthGrants.revoke(token: token, client: client)
+        return HTTPResponse(status: 200, headers: OAuthAnswers.headers.filter { $0.name != "Content-Type" })
+    }
+
+    /// The client of the request, proven (RFC 6749 2.3).
+    private func authenticate(_ form: OAuthForm) throws -> OAuthClient {
+        guard let id = form.clientID, !id.isEmpty else {
+            throw OAuthError.invalidClient("client_id is required.", basic: form.usedBasic)
+        }
+        return try context.services.oauthClients.authenticate(id: id, secret: form.clientSecret)
+    }
+
+    /// A POST endpoint of the authorization server: OAuth off without `PUBLIC_URL`; the form
+    /// read; every refusal in RFC 6749's shape (`OAuthError`), the server's own failures too.
+    private func endpoint(_ answer: @escaping (OAuthForm) throws -> HTTPResponse) -> Endpoint {
+        var endpoint = Endpoint(.post, .anyone { [context] call in
+            guard context.configuration.oauthIssuer != nil else { throw APIError.oauthOff }
+            var basic = false
+            do {
+                let form = try OAuthForm(call.request)
+                basic = form.usedBasic
+                return .respond(try answer(form))
+            } catch {
+                guard let refusal = OAuthError.from(error, basic: basic) else { throw error }
+                return .respond(refusal.response)
+            }
+        })
+        endpoint.failureAnswer = { _, error in OAuthError.failure(error).response }
+        return endpoint
+    }
+}
