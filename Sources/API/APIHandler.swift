@@ -175,7 +175,12 @@ public final class APIHandler: HTTPHandler {
     /// store away or busy, a COMMIT that failed) on an endpoint with its own protocol
     /// (`Endpoint.failureAnswer`: `/mcp` answers JSON-RPC), that endpoint's answer.
     func failure(_ error: any Error, _ record: inout RequestRecord, _ prepared: Prepared? = nil) -> HTTPResponse {
-        let failure = APIError.from(error)
+        var failure = APIError.from(error)
+        if let prepared, let challenge = BearerChallenge.header(for: failure, request: prepared.request, surface: record.surface,
+                                                                principal: record.principal,
+                                                                configuration: context.configuration) {
+            failure.headers.append(challenge)
+        }
         record.note(failure)
         if let prepared, failure.status >= 500, let answer = prepared.endpoint.failureAnswer {
             return answer(prepared.request, failure)

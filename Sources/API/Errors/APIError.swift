@@ -15,6 +15,9 @@ public struct APIError: Error, Sendable {
     public var headers: [(name: String, value: String)] = []
     /// The message already tells a model what to do instead: an MCP tool error adds nothing.
     public var saysWhatToDo = false
+    /// The scope an `insufficient_scope` refusal names: a request sent with an OAuth access
+    /// token is told it in `WWW-Authenticate` too (RFC 6750 3.1, `BearerChallenge`).
+    public var missingScope: Scope?
 
     init(_ status: Int, _ code: String, _ message: String) {
         self.status = status
@@ -41,6 +44,7 @@ public struct APIError: Error, Sendable {
         var error = APIError(403, "insufficient_scope",
                              "The key lacks the scope \(scope.rawValue), which \(what) needs. The person can give the key this scope in the web console.")
         error.saysWhatToDo = true
+        error.missingScope = scope
         return error
     }
     /// `ACCOUNT_CREATION=closed`: this server makes no account for a client.

@@ -1,8 +1,8 @@
 import HTTP
 import Relaydeck
 
-/// The authorization server of issue 24 (OAuth 2.1 for connectors): the token endpoint and
-/// RFC 7009 revocation. Open to anyone (the client authenticates itself by OAuth's rules, not
+/// The authorization server of issue 24 (OAuth 2.1 for connectors): discovery (RFC 9728 and
+/// RFC 8414), the token endpoint and RFC 7009 revocation. Open to anyone (the client authenticates itself by OAuth's rules, not
 /// through the gate), so these requests have no principal and no activity entry. Without
 /// `PUBLIC_URL` there is no stable issuer or resource to bind tokens to, so OAuth is off and
 /// each route says so with a `404`.
@@ -15,13 +15,42 @@ final class OAuthRoutes: RouteGroup {
 
     var routes: [Route] {
         [
+            // RFC 9728 3.1: the resource `PUBLIC_URL/mcp`'s own path, and the root form the
+            // `WWW-Authenticate` of `/mcp` names (the issue's).
+            Route(OAuthMetadata.protectedResourcePath, [metadata(protectedResource)]),
+            Route(OAuthMetadata.protectedResourcePath + "/mcp", [metadata(protectedResource)]),
+            Route(OAuthMetadata.authorizationServerPath, [metadata(authorizationServer)]),
             Route("/oauth/token", [endpoint { [self] form in try token(form) }]),
             Route("/oauth/revoke", [endpoint { [self] form in try revoke(form) }]),
         ]
     }
 
+    private func protectedResource(_ configuration: APIConfiguration) -> HTTPResponse? {
+        guard let issuer = configuration.oauthIssuer, let resource = configuration.oauthResource else { return nil }
+        return OAuthMetadata.protectedResource(issuer: issuer, resource: resource)
+    }
+
+    private func authorizationServer(_ configuration: APIConfiguration) -> HTTPResponse? {
+        configuration.oauthIssuer.map { OAuthMetadata.authorizationServer(issuer: $0) }
+    }
+
+    /// A discovery document: `404` while OAuth is off.
+    private func metadata(_ document: @escaping (APIConfiguration) -> HTTPResponse?) -> Endpoint {
+        Endpoint(.get, .anyone { [context] _ in
+            guard let answer = document(context.configuration) else { throw APIError.oauthOff }
+            return .respond(answer)
+        })
+    }
+
     /// RFC 6749 4.1.3 and 6.
+    /// The grant type is read before the client: an unsupported one is refused as such,
+    /// whoever asks.
     private func token(_ form: OAuthForm) throws -> HTTPResponse {
+        switch form["grant_type"] {
+        case "authorization_code", "refresh_token": break
+        case nil: throw OAuthError.invalidRequest("grant_type is required.")
+        default: throw OAuthError.unsupportedGrantType
+        }
         let client = try authenticate(form)
         let grants = context.services.oauthGrants
         switch form["grant_type"] {
@@ -37,8 +66,6 @@ final class OAuthRoutes: RouteGroup {
                 scopes = named
             }
             return OAuthAnswers.tokens(try grants.refresh(token: try form.required("refresh_token"), client: client, scopes: scopes))
-        case nil:
-            throw OAuthError.invalidRequest("grant_type is required.")
         default:
             throw OAuthError.unsupportedGrantType
         }
