@@ -39,6 +39,12 @@ struct OAuthError: Error {
     /// `failureAnswer` turns into `temporarily_unavailable` or `server_error`).
     static func from(_ error: any Error, basic: Bool) -> OAuthError? {
         if let error = error as? OAuthError { return error }
+        if let error = error as? APIError, error.status == 429 {
+            // A rate limit: its `Retry-After`, in OAuth's shape.
+            var limited = OAuthError(429, "rate_limited", error.message)
+            limited.headers = error.headers
+            return limited
+        }
         guard let refusal = error as? OAuthRefusal else { return nil }
         switch refusal {
         case .clientUnknown: return invalidClient("The client is unknown.", basic: basic)

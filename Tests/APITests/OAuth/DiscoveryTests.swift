@@ -76,6 +76,7 @@ import Testing
         let answer = try oauth.api.send("GET", "/.well-known/oauth-authorization-server")
         #expect(answer.status == 200 && answer.headers == Self.documentHeaders)
         #expect(answer.text == #"{"issuer":"https://relay.example","token_endpoint":"https://relay.example/oauth/token","#
+            + #""registration_endpoint":"https://relay.example/oauth/register","#
             + #""revocation_endpoint":"https://relay.example/oauth/revoke","#
             + #""scopes_supported":["tasks:read","tasks:write","questions","notify","messages","inbox"],"#
             + #""response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"#

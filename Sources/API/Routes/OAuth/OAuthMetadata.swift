@@ -36,6 +36,8 @@ enum OAuthMetadata {
             writer.string(issuer)
             writer.key("token_endpoint")
             writer.string(issuer + "/oauth/token")
+            writer.key("registration_endpoint")
+            writer.string(issuer + "/oauth/register")
             writer.key("revocation_endpoint")
             writer.string(issuer + "/oauth/revoke")
             writer.key("scopes_supported")

@@ -8,9 +8,12 @@ import Relaydeck
 /// each route says so with a `404`.
 final class OAuthRoutes: RouteGroup {
     let context: APIContext
+    /// RFC 7591 registrations per client address.
+    var registrations: RateLimiter
 
     init(_ context: APIContext) {
         self.context = context
+        registrations = RateLimiter(.oauthRegistrations, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
     var routes: [Route] {
@@ -20,8 +23,9 @@ final class OAuthRoutes: RouteGroup {
             Route(OAuthMetadata.protectedResourcePath, [metadata(protectedResource)]),
             Route(OAuthMetadata.protectedResourcePath + "/mcp", [metadata(protectedResource)]),
             Route(OAuthMetadata.authorizationServerPath, [metadata(authorizationServer)]),
-            Route("/oauth/token", [endpoint { [self] form in try token(form) }]),
-            Route("/oauth/revoke", [endpoint { [self] form in try revoke(form) }]),
+            Route("/oauth/register", [endpoint { [self] call in try register(call.request) }]),
+            Route("/oauth/token", [formEndpoint { [self] form in try token(form) }]),
+            Route("/oauth/revoke", [formEndpoint { [self] form in try revoke(form) }]),
         ]
     }
 
@@ -90,18 +94,28 @@ final class OAuthRoutes: RouteGroup {
         return try context.services.oauthClients.authenticate(id: id, secret: form.clientSecret)
     }
 
-    /// A POST endpoint of the authorization server: OAuth off without `PUBLIC_URL`; the form
-    /// read; every refusal in RFC 6749's shape (`OAuthError`), the server's own failures too.
-    private func endpoint(_ answer: @escaping (OAuthForm) throws -> HTTPResponse) -> Endpoint {
+    /// A POST endpoint of the authorization server that reads a form (RFC 6749 3.2).
+    private func formEndpoint(_ answer: @escaping (OAuthForm) throws -> HTTPResponse) -> Endpoint {
+        endpoint { call in
+            let form = try OAuthForm(call.request)
+            do {
+                return try answer(form)
+            } catch {
+                // A client that authenticated with `Basic` is refused `401` (RFC 6749 5.2).
+                throw OAuthError.from(error, basic: form.usedBasic) ?? error
+            }
+        }
+    }
+
+    /// A POST endpoint of the authorization server: OAuth off without `PUBLIC_URL`; every
+    /// refusal in RFC 6749's shape (`OAuthError`), the server's own failures too.
+    private func endpoint(_ answer: @escaping (Call) throws -> HTTPResponse) -> Endpoint {
         var endpoint = Endpoint(.post, .anyone { [context] call in
             guard context.configuration.oauthIssuer != nil else { throw APIError.oauthOff }
-            var basic = false
             do {
-                let form = try OAuthForm(call.request)
-                basic = form.usedBasic
-                return .respond(try answer(form))
+                return .respond(try answer(call))
             } catch {
-                guard let refusal = OAuthError.from(error, basic: basic) else { throw error }
+                guard let refusal = OAuthError.from(error, basic: false) else { throw error }
                 return .respond(refusal.response)
             }
         })
