@@ -75,14 +75,15 @@ import Testing
         let oauth = try OAuthHarness()
         let answer = try oauth.api.send("GET", "/.well-known/oauth-authorization-server")
         #expect(answer.status == 200 && answer.headers == Self.documentHeaders)
-        #expect(answer.text == #"{"issuer":"https://relay.example","token_endpoint":"https://relay.example/oauth/token","#
+        #expect(answer.text == #"{"issuer":"https://relay.example","authorization_endpoint":"https://relay.example/oauth/authorize","#
+            + #""token_endpoint":"https://relay.example/oauth/token","#
             + #""registration_endpoint":"https://relay.example/oauth/register","#
             + #""revocation_endpoint":"https://relay.example/oauth/revoke","#
             + #""scopes_supported":["tasks:read","tasks:write","questions","notify","messages","inbox"],"#
             + #""response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"#
             + #""token_endpoint_auth_methods_supported":["none","client_secret_post","client_secret_basic"],"#
             + #""revocation_endpoint_auth_methods_supported":["none","client_secret_post","client_secret_basic"],"#
-            + #""code_challenge_methods_supported":["S256"]}"#)
+            + #""code_challenge_methods_supported":["S256"],"authorization_response_iss_parameter_supported":true}"#)
         // Not an OpenID provider: no document there.
         #expect(try oauth.api.send("GET", "/.well-known/openid-configuration").status == 404)
     }

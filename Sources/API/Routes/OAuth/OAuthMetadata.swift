@@ -34,6 +34,8 @@ enum OAuthMetadata {
         document { writer in
             writer.key("issuer")
             writer.string(issuer)
+            writer.key("authorization_endpoint")
+            writer.string(issuer + "/oauth/authorize")
             writer.key("token_endpoint")
             writer.string(issuer + "/oauth/token")
             writer.key("registration_endpoint")
@@ -52,6 +54,9 @@ enum OAuthMetadata {
             strings(OAuthClient.AuthMethod.allCases.map(\.rawValue), &writer)
             writer.key("code_challenge_methods_supported")
             strings(["S256"], &writer)
+            // RFC 9207: the redirect back carries `iss`, against mix-up attacks.
+            writer.key("authorization_response_iss_parameter_supported")
+            writer.bool(true)
         }
     }
 

@@ -2,7 +2,8 @@ import HTTP
 import Relaydeck
 
 /// The authorization server of issue 24 (OAuth 2.1 for connectors): discovery (RFC 9728 and
-/// RFC 8414), the token endpoint and RFC 7009 revocation. Open to anyone (the client authenticates itself by OAuth's rules, not
+/// RFC 8414), the authorization endpoint and the console's consent, registration (RFC 7591),
+/// the token endpoint and RFC 7009 revocation. Open to anyone (the client authenticates itself by OAuth's rules, not
 /// through the gate), so these requests have no principal and no activity entry. Without
 /// `PUBLIC_URL` there is no stable issuer or resource to bind tokens to, so OAuth is off and
 /// each route says so with a `404`.
@@ -23,6 +24,11 @@ final class OAuthRoutes: RouteGroup {
             Route(OAuthMetadata.protectedResourcePath, [metadata(protectedResource)]),
             Route(OAuthMetadata.protectedResourcePath + "/mcp", [metadata(protectedResource)]),
             Route(OAuthMetadata.authorizationServerPath, [metadata(authorizationServer)]),
+            Route("/oauth/authorize", [Endpoint(.get, .anyone { [self] call in try authorize(call) })]),
+            Route("/web/oauth/authorization", [
+                Endpoint(.get, .anyone { [self] call in try describe(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try decide(&call) }),
+            ]),
             Route("/oauth/register", [endpoint { [self] call in try register(call.request) }]),
             Route("/oauth/token", [formEndpoint { [self] form in try token(form) }]),
             Route("/oauth/revoke", [formEndpoint { [self] form in try revoke(form) }]),
