@@ -30,6 +30,8 @@ class Callback:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/callback"
         self.queries = []
+        # Told of each query as it comes (the SDK's test waits on it).
+        self.on_query = None
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -37,7 +39,10 @@ class Callback:
                 # The browser also asks for /favicon.ico: only the callback counts.
                 parts = urllib.parse.urlsplit(self.path)
                 if parts.path == "/callback":
-                    outer.queries.append(dict(urllib.parse.parse_qsl(parts.query)))
+                    query = dict(urllib.parse.parse_qsl(parts.query))
+                    outer.queries.append(query)
+                    if outer.on_query:
+                        outer.on_query(query)
                 body = b"<!doctype html><title>Connected</title><h1>Back in the application</h1>"
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html")

@@ -86,6 +86,16 @@ import Testing
         #expect(right.status == 200)
     }
 
+    @Test func aResourceNamedAtTheTokenEndpointMustBeThisOne() throws {
+        let oauth = try OAuthHarness()
+        let trade = "grant_type=authorization_code&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)"
+            + "&client_id=\(oauth.client.id)"
+        let other = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code())&resource=https%3A%2F%2Fother.example%2Fmcp")
+        #expect(other.status == 400 && other.text == oauthErrorBody("invalid_target", "resource must be https://relay.example/mcp."))
+        let same = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code())&resource=https%3A%2F%2Frelay.example%2Fmcp")
+        #expect(same.status == 200)
+    }
+
     @Test func aCodeOfAnotherClientOrRedirectIsRefused() throws {
         let oauth = try OAuthHarness()
         let other = try OAuthHarness.register(oauth.api, "Other")

@@ -61,6 +61,10 @@ final class OAuthRoutes: RouteGroup {
         case nil: throw OAuthError.invalidRequest("grant_type is required.")
         default: throw OAuthError.unsupportedGrantType
         }
+        // RFC 8707 2.2: a client may name the resource again; it must be this one.
+        if let resource = form["resource"], resource != context.configuration.oauthResource {
+            throw OAuthError(400, "invalid_target", "resource must be \(context.configuration.oauthResource ?? "").")
+        }
         let client = try authenticate(form)
         let grants = context.services.oauthGrants
         switch form["grant_type"] {
