@@ -4,7 +4,8 @@
 #   make test    install what is missing, unit tests, release build, end-to-end, browser and
 #                short torture tests
 #   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
-#   make bench   the benchmarks of issue 12 (bench/run.sh); never part of `make test`
+#   make bench   every benchmark row (bench/run.sh); never part of `make test`
+#   make bench-scale  only the rows of how cost grows (issue 20)
 #   make torture the reliability suite in its long form (Tests/torture, TORTURE=full: about
 #                20 minutes); `make test` runs its short form (torture-short, a few minutes)
 #   make release the static binary, stripped: dist/relaydeckd
@@ -36,7 +37,7 @@ BROWSER_APT_PACKAGES := chromium
 # (Tests/TestSupport/PostgresCluster.swift): initdb and postgres, in a temporary folder.
 TEST_APT_PACKAGES := postgresql
 
-.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench bench-scale clean
 
 # The packaging scripts take the architecture as a parameter; the binary must be built on a
 # machine of that architecture (packaging/build-deb checks its ELF header).
@@ -104,6 +105,11 @@ test: test-deps
 
 bench: bench-deps build
 	PYTHON=$(VENV)/bin/python bench/run.sh
+
+# The rows of "how cost grows" alone (a store of 1,000,000 tasks, a large purge, 10,000
+# streams, the WAL): about ten minutes of the half hour `make bench` takes (bench/README.md).
+bench-scale: bench-deps build
+	PYTHON=$(VENV)/bin/python bench/run.sh growth purge streams wal
 
 clean:
 	rm -rf .build $(VENV) bench/results $(DIST)

@@ -144,7 +144,7 @@ extension CommandLine {
             return 1
         }
         var options = Database.Options()
-        options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
+        options.synchronous = config.durability.synchronous
         let store = Store(path: config.databasePath, options: options)
         defer { store.close() }
         do {

@@ -35,7 +35,7 @@ final class Daemon {
         self.environment = environment
         loop = try EventLoop()
         var options = Database.Options()
-        options.synchronous = config.databaseSynchronous == "FULL" ? .full : .normal
+        options.synchronous = config.durability.synchronous
         // The loop never sleeps in SQLite's busy handler: a write lock held by another
         // process parks the request and retries on a timer (API's write lock).
         options.busyTimeoutMillis = 0

@@ -79,7 +79,12 @@ import Testing
             try Self.fill(store, pages: 1)
             largest = max(largest, Self.walBytes(path))
         }
-        #expect(largest <= (Store.inlineCheckpointFrames + 100) * 4200)
+        // While the thread is in a checkpoint of its own the loop's attempt is BUSY and the
+        // next commit tries again, so how far past the limit the WAL gets depends on how fast
+        // the thread is (330 frames seen on a loaded machine): the bound is well below the
+        // 25,000 frames of the whole fill, which is where it would end without the loop's
+        // checkpoints.
+        #expect(largest <= (Store.inlineCheckpointFrames + 2000) * 4200)
         #expect(try Self.rows(store) == Store.inlineCheckpointFrames * 5 / 2)
         #expect(store.loopCheckpoints.failures == 0)
         store.close()

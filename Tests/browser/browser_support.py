@@ -25,7 +25,10 @@ sys.path.insert(0, str(HERE.parent / "e2e"))
 from server_process import ServerProcess, base_environment, binary_path, record_secrets  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SCREENSHOTS = HERE.parents[1] / "docs" / "screenshots"
+# The README's pictures are replaced only when asked (SCREENSHOTS=update), so that a test run
+# leaves the checkout as it was; otherwise they go under .build, for a look after a run.
+SCREENSHOTS = (HERE.parents[1] / "docs" / "screenshots" if os.environ.get("SCREENSHOTS") == "update"
+               else HERE.parents[1] / ".build" / "screenshots")
 RELAXED_LIMITS = {
     "RATE_LIMIT_REQUESTS_PER_MINUTE": "1000000",
     "RATE_LIMIT_ACCOUNTS_PER_HOUR": "1000000",
@@ -159,10 +162,16 @@ def add_authenticator(context, page):
     return cdp, added["authenticatorId"]
 
 
-def sign_in_with_token(page, relaydeck, token):
-    """Opens the console and signs in by pasting the account token; dismisses the passkey offer."""
+def sign_in_with_token(page, relaydeck, token, live=True):
+    """Opens the console and signs in by pasting the account token; dismisses the passkey offer.
+    `live`: waits for the event stream too (a test that blocks the stream says False)."""
     page.goto(relaydeck.app_url)
     page.get_by_label("Account token").fill(token)
     page.get_by_role("button", name="Sign in with the token").click()
     page.get_by_role("dialog").get_by_role("button", name="Not now").click()
     page.get_by_role("heading", name="Agents", level=1).wait_for()
+    # The event stream is up and the lists were read again after its `ready`: from here on
+    # every change reaches the page as an event, and no late re-read redraws a list under
+    # the test's hands.
+    if live:
+        page.locator('body[data-synced="true"]').wait_for()

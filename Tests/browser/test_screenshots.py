@@ -1,5 +1,6 @@
 """Screenshots of the console for the README, at a phone size (390x844) and a desktop size
-(1280x800), light and dark, saved into docs/screenshots/ by every run. The test also checks
+(1280x800), light and dark: into docs/screenshots/ with SCREENSHOTS=update, else under
+.build/screenshots/, so a test run leaves the checkout unchanged. The test also checks
 that each layout fits: nothing wider than the screen."""
 
 import pytest

@@ -15,7 +15,7 @@ ENV_FILE = PACKAGE_ROOT / "etc" / "relaydeck.env"
 
 # The variables of the config loader (Sources/relaydeckd/Config), as the README lists them.
 VARIABLES = [
-    "LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "DATABASE_URL", "DATABASE_URL_FILE", "PUBLIC_URL", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
+    "LISTEN", "DATABASE_PATH", "DURABILITY", "DATABASE_URL", "DATABASE_URL_FILE", "PUBLIC_URL", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
     "RATE_LIMIT_REQUESTS_PER_MINUTE", "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR",
     "TRUSTED_PROXIES", "WEB_PUSH_ALLOW_PRIVATE_HOSTS", "WEB_PUSH_SUBJECT", "WEB_PUSH_CA_FILE", "APP_TOTP_SECRET", "APP_TOTP_SECRET_FILE", "APP_ATTEST_APP_IDS",
     "APP_ATTEST_ENVIRONMENT", "APP_ATTEST_ROOT_CA_FILE", "APNS_TEAM_ID", "APNS_KEY_ID",
@@ -79,6 +79,7 @@ def test_check_config_shows_secrets_only_as_set(tmp_path):
     ("LISTEN", "unix:relative.sock"),
     ("LOG_LEVEL", "verbose"),
     ("LOG_FORMAT", "xml"),
+    ("DURABILITY", "off"),
     ("DATABASE_SYNCHRONOUS", "OFF"),
     ("ACCOUNT_CREATION", "invite-only"),
     ("ACCOUNT_STORAGE_LIMIT", "256MB"),
@@ -96,6 +97,21 @@ def test_check_config_names_the_bad_variable(tmp_path, variable, value):
     assert done.returncode == 1, done
     assert done.stdout == "", done.stdout
     assert_one_error_line(done.stderr, variable)
+
+
+def test_durability_and_its_older_name_agree_or_the_start_stops(tmp_path):
+    # An install configured with DATABASE_SYNCHRONOUS keeps its choice; both names set to
+    # different things is a mistake the start names.
+    older = run(["check-config"], {"DATABASE_SYNCHRONOUS": "FULL"}, tmp_path=tmp_path)
+    assert older.returncode == 0, older
+    assert "\nDURABILITY=full\n" in older.stdout, older.stdout
+    both = run(["check-config"], {"DATABASE_SYNCHRONOUS": "full", "DURABILITY": "full"}, tmp_path=tmp_path)
+    assert both.returncode == 0, both
+    assert both.stdout == older.stdout
+    refused = run(["check-config"], {"DATABASE_SYNCHRONOUS": "FULL", "DURABILITY": "normal"}, tmp_path=tmp_path)
+    assert refused.returncode == 1, refused
+    assert assert_one_error_line(refused.stderr, "DURABILITY") == (
+        "relaydeckd: DURABILITY: is normal, but DATABASE_SYNCHRONOUS, its older name, says FULL; set one of them")
 
 
 @pytest.mark.parametrize("env, variable", [
@@ -204,7 +220,7 @@ def test_env_file_defaults_are_the_real_defaults(tmp_path):
     """Uncommenting the documented defaults changes nothing check-config reports."""
     defaults = {}
     for name, value in re.findall(r"^#([A-Z_]+)=(.*)$", ENV_FILE.read_text(), re.MULTILINE):
-        if name in {"LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
+        if name in {"LISTEN", "DATABASE_PATH", "DURABILITY", "ACCOUNT_CREATION", "ACCOUNT_STORAGE_LIMIT",
                     "RATE_LIMIT_REQUESTS_PER_MINUTE",
                     "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR", "LOG_LEVEL",
                     "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",

@@ -12,11 +12,12 @@ from raw_http import ConnectionClosed, RawConnection, request_bytes
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("synchronous", ["NORMAL", "FULL"])
-def test_kill_9_right_after_the_201s_loses_nothing(start_server, tmp_path, synchronous):
-    # Under either setting: NORMAL leaves only a power cut able to take the last commits.
+@pytest.mark.parametrize("setting", [{"DURABILITY": "normal"}, {"DURABILITY": "full"}, {"DATABASE_SYNCHRONOUS": "FULL"}],
+                         ids=["normal", "full", "older-name-full"])
+def test_kill_9_right_after_the_201s_loses_nothing(start_server, tmp_path, setting):
+    # Under either setting: normal leaves only a power cut able to take the last commits.
     db = tmp_path / "durable.db"
-    first = start_server({"DATABASE_PATH": str(db), "DATABASE_SYNCHRONOUS": synchronous}, name="before-kill")
+    first = start_server({"DATABASE_PATH": str(db), **setting}, name="before-kill")
     py = PythonClient(first.host, first.port)
     made = []
     for a in range(4):
@@ -27,7 +28,7 @@ def test_kill_9_right_after_the_201s_loses_nothing(start_server, tmp_path, synch
     first.kill9()
     assert first.process.returncode == -signal.SIGKILL
 
-    second = start_server({"DATABASE_PATH": str(db), "DATABASE_SYNCHRONOUS": synchronous}, name="after-kill")
+    second = start_server({"DATABASE_PATH": str(db), **setting}, name="after-kill")
     py = PythonClient(second.host, second.port)
     for account, token, keys in made:
         response = py.call("GET", "/v1/account", token=token)

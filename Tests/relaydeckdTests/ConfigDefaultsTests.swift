@@ -8,7 +8,7 @@ import Testing
         let config = try load([:])
         #expect(config.listen == .tcp(host: try #require(IPAddress("127.0.0.1")), port: 8080))
         #expect(config.databasePath == "./relaydeck.db")
-        #expect(config.databaseSynchronous == "NORMAL")
+        #expect(config.durability == .normal)
         #expect(config.publicURL == nil)
         #expect(config.rateLimitRequestsPerMinute == 600)
         #expect(config.rateLimitAccountsPerHour == 20)
@@ -32,8 +32,7 @@ import Testing
     @Test func emptyValuesCountAsUnset() throws {
         var environment: [String: String] = [:]
         for name in [
-            "LISTEN", "DATABASE_PATH", "DATABASE_SYNCHRONOUS", "DATABASE_URL", "DATABASE_URL_FILE", "PUBLIC_URL",
-            "RATE_LIMIT_REQUESTS_PER_MINUTE",
+            "LISTEN", "DATABASE_PATH", "DURABILITY", "DATABASE_SYNCHRONOUS", "DATABASE_URL", "DATABASE_URL_FILE", "PUBLIC_URL", "RATE_LIMIT_REQUESTS_PER_MINUTE",
             "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR", "TRUSTED_PROXIES", "APP_TOTP_SECRET",
             "APP_TOTP_SECRET_FILE", "APP_ATTEST_APP_IDS", "APP_ATTEST_ENVIRONMENT", "APP_ATTEST_ROOT_CA_FILE",
             "APNS_TEAM_ID", "APNS_KEY_ID", "APNS_PRIVATE_KEY", "APNS_PRIVATE_KEY_FILE", "APNS_BUNDLE_ID",
@@ -46,7 +45,7 @@ import Testing
         let config = try load(environment)
         #expect(config.listen == .tcp(host: try #require(IPAddress("127.0.0.1")), port: 8080))
         #expect(config.databasePath == "./relaydeck.db")
-        #expect(config.databaseSynchronous == "NORMAL")
+        #expect(config.durability == .normal)
         #expect(config.databaseURL == nil)
         #expect(config.apns == nil)
         #expect(config.appTOTPSecret == nil)

@@ -10,10 +10,26 @@ import Testing
         #expect(try load(["DATABASE_PATH": ":memory:"]).databasePath == ":memory:")
     }
 
-    @Test func readsSynchronousCaseInsensitively() throws {
-        #expect(try load(["DATABASE_SYNCHRONOUS": "full"]).databaseSynchronous == "FULL")
-        #expect(try load(["DATABASE_SYNCHRONOUS": "Normal"]).databaseSynchronous == "NORMAL")
+    @Test func readsDurabilityCaseInsensitively() throws {
+        #expect(try load(["DURABILITY": "full"]).durability == .full)
+        #expect(try load(["DURABILITY": "Normal"]).durability == .normal)
+        #expect(loadError(["DURABILITY": "off"])?.description == "DURABILITY: expected normal or full (got \"off\")")
+    }
+
+    /// An install configured before `DURABILITY` keeps its choice.
+    @Test func takesDatabaseSynchronousAsTheOlderNameOfDurability() throws {
+        #expect(try load(["DATABASE_SYNCHRONOUS": "full"]).durability == .full)
+        #expect(try load(["DATABASE_SYNCHRONOUS": "Normal"]).durability == .normal)
+        #expect(try load(["DATABASE_SYNCHRONOUS": "FULL", "DURABILITY": "full"]).durability == .full)
+        #expect(try load(["DATABASE_SYNCHRONOUS": "", "DURABILITY": "full"]).durability == .full)
         #expect(loadError(["DATABASE_SYNCHRONOUS": "OFF"])?.description == "DATABASE_SYNCHRONOUS: expected NORMAL or FULL (got \"OFF\")")
+    }
+
+    @Test func refusesDurabilityAndItsOlderNameSayingDifferentThings() throws {
+        #expect(loadError(["DATABASE_SYNCHRONOUS": "NORMAL", "DURABILITY": "full"])?.description
+                == "DURABILITY: is full, but DATABASE_SYNCHRONOUS, its older name, says NORMAL; set one of them")
+        #expect(loadError(["DATABASE_SYNCHRONOUS": "full", "DURABILITY": "normal"])?.description
+                == "DURABILITY: is normal, but DATABASE_SYNCHRONOUS, its older name, says FULL; set one of them")
     }
 
     static let limits = ["RATE_LIMIT_REQUESTS_PER_MINUTE", "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR", "MAX_CONNECTIONS"]

@@ -8,6 +8,8 @@ import random
 import threading
 import time
 
+import pytest
+
 from conftest import RELAXED_LIMITS, scaled
 from torture_support import KeepAlive, inspect, key_counts_match_tasks, new_account
 
@@ -61,11 +63,13 @@ class Writer(threading.Thread):
             return  # the server was killed: what was acknowledged is recorded
 
 
-def test_kill_9_during_a_write_load_never_loses_an_acknowledged_write(start_server, tmp_path):
+@pytest.mark.parametrize("durability", ["normal", "full"])
+def test_kill_9_during_a_write_load_never_loses_an_acknowledged_write(start_server, tmp_path, durability):
+    # Under both settings (README, "The store"): they differ only in what a power cut takes.
     rounds = scaled(8, 40)
     rng = random.Random(12)
     db_path = tmp_path / "crash.db"
-    env = {**RELAXED_LIMITS, "DATABASE_PATH": str(db_path), "LOG_LEVEL": "info"}
+    env = {**RELAXED_LIMITS, "DATABASE_PATH": str(db_path), "LOG_LEVEL": "info", "DURABILITY": durability}
     total_requests = 0
     everything: dict[str, dict] = {}
 

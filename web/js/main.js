@@ -102,11 +102,14 @@ const CONNECTION_TEXT = {
   error: "Could not load everything. Retrying…",
 };
 
-function setConnection(state) {
+/** `synced`: the lists were read again after the stream's `ready`, so the page is whole and
+ * live (`data-synced`, which the browser tests wait for before they change anything). */
+function setConnection(state, synced = false) {
   const text = CONNECTION_TEXT[state] ?? "";
   connection.hidden = !text;
   if (connection.textContent !== text) connection.textContent = text;
   document.body.dataset.live = state;
+  document.body.dataset.synced = String(synced);
 }
 
 function startApp(session) {

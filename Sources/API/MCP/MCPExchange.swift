@@ -18,7 +18,7 @@ struct MCPExchange {
     }
 
     func reply(_ result: MCPResult) -> HTTPResponse {
-        MCPReply.result(id: id, revision: revision, server: server.implementation, result)
+        MCPReply.result(id: id, revision: revision, server: server.implementationText, result)
     }
 
     func fail(_ error: MCPError) -> HTTPResponse {

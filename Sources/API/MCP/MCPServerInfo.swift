@@ -5,9 +5,21 @@ import JSON
 /// `server/discover` and in `initialize`.
 struct MCPServerInfo {
     let version: String
+    /// `implementation` as JSON text, written once: every `2026-07-28` answer names the
+    /// server in its `_meta` (`MCPReply.result`).
+    let implementationText: [UInt8]
+
+    init(version: String) {
+        self.version = version
+        var writer = JSONWriter()
+        writer.value(Self.implementation(version: version))
+        implementationText = writer.bytes
+    }
 
     /// `Implementation` (`2026-07-28/schema#implementation`).
-    var implementation: JSON {
+    var implementation: JSON { Self.implementation(version: version) }
+
+    private static func implementation(version: String) -> JSON {
         .object(JSONObject([("name", .string("relaydeck")), ("title", .string("Relaydeck")), ("version", .string(version))]))
     }
 

@@ -10,11 +10,15 @@ enum MCPTask {
         writer.beginObject()
         task.writeMembers(to: &writer)
         writer.key("created_at_iso")
-        writer.string(ISO8601.text(millis: task.createdAt))
+        ISO8601.write(millis: task.createdAt, to: &writer)
         writer.key("updated_at_iso")
-        writer.string(ISO8601.text(millis: task.updatedAt))
+        ISO8601.write(millis: task.updatedAt, to: &writer)
         writer.key("completed_at_iso")
-        writer.string(task.completedAt.map { ISO8601.text(millis: $0) })
+        if let completedAt = task.completedAt {
+            ISO8601.write(millis: completedAt, to: &writer)
+        } else {
+            writer.null()
+        }
         writer.endObject()
     }
 

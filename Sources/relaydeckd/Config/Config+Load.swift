@@ -41,6 +41,25 @@ extension ConfigReader {
         return text
     }
 
+    /// `DURABILITY`, or `DATABASE_SYNCHRONOUS`, the name of the same setting before it
+    /// (`NORMAL` is `normal`, `FULL` is `full`), so that an install configured with it keeps
+    /// its choice. Both set: they must say the same, else the start stops rather than pick one.
+    func durability() throws(ConfigError) -> Durability {
+        var named: Durability?
+        var older: Durability?
+        if value("DURABILITY") != nil {
+            named = Durability(rawValue: try choice("DURABILITY", ["normal", "full"], default: "normal"))
+        }
+        if value("DATABASE_SYNCHRONOUS") != nil {
+            older = Durability(rawValue: try choice("DATABASE_SYNCHRONOUS", ["NORMAL", "FULL"], default: "NORMAL").lowercased())
+        }
+        if let named, let older, named != older {
+            throw ConfigError("DURABILITY", "is \(named.rawValue), but DATABASE_SYNCHRONOUS, its older name, says "
+                              + "\(older.rawValue.uppercased()); set one of them")
+        }
+        return named ?? older ?? .normal
+    }
+
     func config() throws(ConfigError) -> Config {
         var config = Config()
         if let text = value("LISTEN") {
@@ -51,7 +70,7 @@ extension ConfigReader {
             }
         }
         config.databasePath = value("DATABASE_PATH") ?? config.databasePath
-        config.databaseSynchronous = try choice("DATABASE_SYNCHRONOUS", ["NORMAL", "FULL"], default: "NORMAL")
+        config.durability = try durability()
         config.databaseURL = try databaseURL()
         config.publicURL = try origin("PUBLIC_URL", schemes: ["https", "http"])
         config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: Limits.Rate.requests.count, in: Self.limitRange)

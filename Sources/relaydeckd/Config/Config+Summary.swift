@@ -12,7 +12,7 @@ extension Config: CustomStringConvertible, CustomReflectable {
         var rows: [(String, String)] = [
             ("LISTEN", listen.text),
             ("DATABASE_PATH", databasePath),
-            ("DATABASE_SYNCHRONOUS", databaseSynchronous),
+            ("DURABILITY", durability.rawValue),
             // The URL without its password (`PostgresSettings.redacted`).
             ("DATABASE_URL", databaseURL?.redacted ?? "(off: SQLite at DATABASE_PATH)"),
             ("PUBLIC_URL", publicURL ?? "(from the Host header)"),

@@ -49,8 +49,10 @@ struct Config: Sendable {
     /// `DATABASE_PATH`, default `./relaydeck.db`. `:memory:` gives a database that lives
     /// only as long as the process: for tests.
     var databasePath = "./relaydeck.db"
-    /// `DATABASE_SYNCHRONOUS`: `NORMAL` (default) or `FULL`, read case-insensitively.
-    var databaseSynchronous = "NORMAL"
+    /// `DURABILITY`: `normal` (default) or `full`, what an acknowledged write survives (the
+    /// README's "The store"); `DATABASE_SYNCHRONOUS` (`NORMAL`, `FULL`) is its older name,
+    /// still read (`ConfigReader.durability`).
+    var durability = Durability.normal
     /// `DATABASE_URL` (or `_FILE`, or the credential): PostgreSQL's connection string,
     /// checked at start. Secret (it holds the password). This build does not serve from it
     /// yet: with it set, the server and the operator's store commands refuse to start

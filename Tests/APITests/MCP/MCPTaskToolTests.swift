@@ -103,5 +103,23 @@ import Testing
         #expect(ISO8601.text(millis: 951_782_400_123) == "2000-02-29T00:00:00.123Z")
         #expect(ISO8601.text(millis: -1) == "1969-12-31T23:59:59.999Z")
         #expect(ISO8601.text(millis: 1_760_112_000_412) == "2025-10-10T16:00:00.412Z")
+        // Past the four-digit years, from padded pieces as before.
+        #expect(ISO8601.text(millis: 253_402_300_800_000) == "10000-01-01T00:00:00.000Z")
+    }
+
+    @Test(arguments: [0, 951_782_400_123, -1, 1_760_112_000_412, 253_402_300_799_999, 253_402_300_800_000,
+                      -62_167_219_200_000, -62_167_219_200_001] as [Int64])
+    func theISOTimeWrittenIntoJSONIsTheTextAsAString(_ millis: Int64) {
+        var written = JSONWriter()
+        written.beginArray()
+        ISO8601.write(millis: millis, to: &written)
+        ISO8601.write(millis: millis, to: &written)
+        written.endArray()
+        var expected = JSONWriter()
+        expected.beginArray()
+        expected.string(ISO8601.text(millis: millis))
+        expected.string(ISO8601.text(millis: millis))
+        expected.endArray()
+        #expect(written.bytes == expected.bytes)
     }
 }

@@ -96,6 +96,23 @@ import Testing
         #expect(OwnOrigin.hostName(ofOrigin: "http://[::1]:8080") == "[::1]")
     }
 
+    /// The byte-level check of an address is a shortcut: whatever it takes, the whole rule
+    /// takes too, and what it leaves goes to the whole rule.
+    @Test func anAddressReadFromTheBytesIsOneTheWholeRuleAcceptsToo() {
+        let taken = ["127.0.0.1:8080", "127.0.0.1", "10.0.0.7:1", "255.255.255.255:65535", "0.0.0.0", "192.168.1.20:443"]
+        let left = ["127.0.0.1:", "127.0.0.1.", "256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5", "1..2.3", ".1.2.3", "1.2.3.4:123456",
+                    "1.2.3.4:8a", "1.2.3.4:80:80", "localhost:8080", "[::1]:8080", "", ":8080", "１.2.3.4", "1.2.3.4 "]
+        for host in taken {
+            #expect(OwnOrigin.isIPv4Authority(host), "\(host)")
+            #expect(OwnOrigin.isOwnByName(host: host, publicHost: nil, machineNames: []), "\(host)")
+        }
+        for host in left {
+            #expect(!OwnOrigin.isIPv4Authority(host), "\(host)")
+            #expect(OwnOrigin.isOwn(host: host, publicHost: nil, machineNames: [])
+                    == OwnOrigin.isOwnByName(host: host, publicHost: nil, machineNames: []), "\(host)")
+        }
+    }
+
     @Test func ifNoneMatchTakesAListWeakTagsAndTheStar() {
         #expect(WebFiles.matches(#""a", W/"b""#, #""b""#))
         #expect(WebFiles.matches("*", #""b""#))

@@ -124,7 +124,7 @@ enum DocsPages {
         <table>
         <tr><th>Variable</th><th>What it sets</th></tr>
         <tr><td><code>LISTEN</code></td><td>The address to listen on when systemd does not pass a socket (default 127.0.0.1:8080).</td></tr>
-        <tr><td><code>DATABASE_PATH</code>, <code>DATABASE_SYNCHRONOUS</code></td><td>The SQLite file, and whether each commit also survives a power cut (<code>FULL</code>).</td></tr>
+        <tr><td><code>DATABASE_PATH</code>, <code>DURABILITY</code></td><td>The SQLite file, and whether each commit also survives a power cut (<code>full</code>).</td></tr>
         <tr><td><code>PUBLIC_URL</code></td><td>The address clients use; these pages, the install script and the MCP origin check take it.</td></tr>
         <tr><td><code>TLS_CERT_FILE</code>, <code>TLS_KEY_FILE</code></td><td>Serve HTTPS directly (TLS 1.2 and 1.3); <code>SIGHUP</code> reloads them.</td></tr>
         <tr><td><code>ACCOUNT_CREATION</code>, <code>ACCOUNT_STORAGE_LIMIT</code></td><td>Whether anyone may make an account (<code>open</code>, the default) or only the operator with <code>relaydeckd account create</code> (<code>closed</code>), and how much text each account may keep (256MiB).</td></tr>
