@@ -41,6 +41,9 @@ final class APIContext {
     var pushHostCheck = PushHostCheck()
     /// The lookups of `pushHostCheck` not ended yet, bounded.
     let pushHostLookups = PushHostLookups()
+    /// OAuth's Client ID Metadata Documents, fetched for `/oauth/authorize` (the daemon
+    /// installs the fetch; tests give their own).
+    let clientDocuments = ClientDocuments()
 
     init(services: Services, configuration: APIConfiguration, loop: EventLoop) {
         self.services = services

@@ -3,6 +3,7 @@ import HTTP
 import JSON
 import Logging
 import Relaydeck
+import TLS
 
 /// The REST surface on the HTTP server. For each request: route it, check that its body is
 /// JSON, pass the gate (credential, app code, rate limit, type), parse the body, run the
@@ -44,6 +45,12 @@ public final class APIHandler: HTTPHandler {
 
     /// Parked calls waiting now.
     public var waitingCount: Int { context.wakeups.count }
+
+    /// Lets `/oauth/authorize` fetch Client ID Metadata Documents: with the system's CAs and
+    /// `tls`'s, to public addresses only unless `allowsPrivateHosts` (`OAUTH_ALLOW_PRIVATE_HOSTS`).
+    public func installClientDocuments(tls: TLSClientContext, allowsPrivateHosts: Bool) {
+        context.clientDocuments.install(loop: context.loop, tls: tls, allowsPrivateHosts: allowsPrivateHosts)
+    }
 
     /// The server's open connections, for `/metrics`.
     public var openConnections: (() -> Int)? {

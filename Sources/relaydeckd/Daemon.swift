@@ -64,6 +64,9 @@ final class Daemon {
         apiConfiguration.metricsToken = config.metricsToken
         apiConfiguration.webPushAllowsPrivateHosts = config.webPushAllowPrivateHosts
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
+        // OAuth's client metadata documents: one TLS context for their fetches, made at start.
+        api.installClientDocuments(tls: try TLSClientContext(extraCAFile: config.oauthCAFile),
+                                   allowsPrivateHosts: config.oauthAllowPrivateHosts)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
         http.headerTimeout = .milliseconds(config.headerTimeoutMillis)

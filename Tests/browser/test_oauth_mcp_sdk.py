@@ -54,8 +54,10 @@ class MemoryStorage(TokenStorage):
 class Connector:
     """The SDK as a connector: its provider, and what each session of it saw."""
 
-    def __init__(self, relaydeck, callback):
+    def __init__(self, relaydeck, callback, client_metadata_url=None):
         self.url = relaydeck.origin + "/mcp"
+        # The URL of a Client ID Metadata Document, used instead of registering when given.
+        self.client_metadata_url = client_metadata_url
         self.callback = callback
         self.storage = MemoryStorage()
         self.authorizations = queue.Queue()
@@ -74,7 +76,8 @@ class Connector:
                                        grant_types=["authorization_code", "refresh_token"], response_types=["code"],
                                        token_endpoint_auth_method="none", scope="tasks:read tasks:write inbox")
         self.current = OAuthClientProvider(server_url=self.url, client_metadata=metadata, storage=self.storage,
-                                           redirect_handler=redirect, callback_handler=wait_for_code)
+                                           redirect_handler=redirect, callback_handler=wait_for_code,
+                                           client_metadata_url=self.client_metadata_url)
         return self.current
 
     async def session(self, work):

@@ -13,8 +13,8 @@ public final class OAuthClients {
     /// `last_used_at` is written once an hour at most.
     static let touchIntervalMillis: Int64 = 3_600_000
 
-    private let store: Store
-    private let clock: any Clock
+    let store: Store
+    let clock: any Clock
     private let random: any RandomSource
 
     public init(store: Store, clock: any Clock, random: any RandomSource) {

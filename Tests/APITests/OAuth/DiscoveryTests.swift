@@ -83,7 +83,8 @@ import Testing
             + #""response_types_supported":["code"],"grant_types_supported":["authorization_code","refresh_token"],"#
             + #""token_endpoint_auth_methods_supported":["none","client_secret_post","client_secret_basic"],"#
             + #""revocation_endpoint_auth_methods_supported":["none","client_secret_post","client_secret_basic"],"#
-            + #""code_challenge_methods_supported":["S256"],"authorization_response_iss_parameter_supported":true}"#)
+            + #""code_challenge_methods_supported":["S256"],"client_id_metadata_document_supported":true,"#
+            + #""authorization_response_iss_parameter_supported":true}"#)
         // Not an OpenID provider: no document there.
         #expect(try oauth.api.send("GET", "/.well-known/openid-configuration").status == 404)
     }

@@ -60,6 +60,12 @@ struct AuthorizationRequest {
                                     challenge: challenge, resource: resource)
     }
 
+    /// The `client_id` of a query, when it is sent once.
+    static func clientID(in query: Substring?) -> String? {
+        let ids = QueryString.parse(query ?? "").parameters.filter { $0.name == "client_id" }
+        return ids.count == 1 ? ids[0].value : nil
+    }
+
     /// The client's redirect URI with `parameters`, `state` and `iss` (RFC 9207) added to its
     /// query.
     static func redirect(_ uri: String, _ parameters: [(String, String)], state: String?, issuer: String) -> String {

@@ -54,6 +54,9 @@ enum OAuthMetadata {
             strings(OAuthClient.AuthMethod.allCases.map(\.rawValue), &writer)
             writer.key("code_challenge_methods_supported")
             strings(["S256"], &writer)
+            // The draft's: an https URL as client_id names the client's own metadata document.
+            writer.key("client_id_metadata_document_supported")
+            writer.bool(true)
             // RFC 9207: the redirect back carries `iss`, against mix-up attacks.
             writer.key("authorization_response_iss_parameter_supported")
             writer.bool(true)

@@ -1,3 +1,4 @@
+import Clock
 import HTTP
 import JSON
 import Relaydeck
@@ -6,15 +7,55 @@ extension OAuthRoutes {
     /// `GET /oauth/authorize` (OAuth 2.1 4.1.1): a request that checks out goes on to the
     /// console's consent page, which signs the person in first when needed; the console keeps
     /// the request in its address. A client or redirect URI that does not check out gets a
-    /// page of this server, never a redirect; a later problem goes back to the client.
+    /// page of this server, never a redirect; a later problem goes back to the client. A
+    /// client known by its metadata document's URL, whose copy is missing or stale, waits for
+    /// the document to be fetched (`Outcome.pending`: the loop goes on meanwhile).
     func authorize(_ call: Call) throws -> Outcome {
-        do {
-            _ = try AuthorizationRequest.read(call.request.head.query, clients: context.services.oauthClients,
-                                              configuration: context.configuration)
-            return .respond(Self.found("/app/#/authorize?" + (call.request.head.query ?? "")))
-        } catch let failure as AuthorizationRequest.Failure {
-            return .respond(answer(failure, request: call.request))
+        let request = call.request
+        if context.configuration.oauthIssuer != nil, let url = AuthorizationRequest.clientID(in: request.head.query),
+           ClientMetadataDocument.isDocumentURL(url), try !context.services.oauthClients.documentIsFresh(url: url) {
+            return fetchingDocument(url, for: request)
         }
+        return .respond(checkedAuthorization(request))
+    }
+
+    private func checkedAuthorization(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            _ = try AuthorizationRequest.read(request.head.query, clients: context.services.oauthClients,
+                                              configuration: context.configuration)
+            return Self.found("/app/#/authorize?" + (request.head.query ?? ""))
+        } catch let failure as AuthorizationRequest.Failure {
+            return answer(failure, request: request)
+        } catch {
+            return APIError.from(error).response
+        }
+    }
+
+    /// Holds the request while the document is fetched, keeps its copy, then checks the request
+    /// as for any client. A document that cannot be had is this server's page: the client is
+    /// not known, so nothing may redirect.
+    private func fetchingDocument(_ url: String, for request: HTTPRequest) -> Outcome {
+        let documents = context.clientDocuments
+        guard documents.canFetch else {
+            return .respond(Self.errorPage(documents.unavailableMessage, request: request, configuration: context.configuration))
+        }
+        let clients = context.services.oauthClients
+        let clock = context.services.clock
+        let configuration = context.configuration
+        return .pending(Pending(timeout: ClientDocuments.heldFor, start: { resume in
+            documents.fetch(url, nowMillis: { clock.wallMillis }) { result in
+                resume {
+                    switch result {
+                    case .refused(let message):
+                        return .respond(Self.errorPage(message, request: request, configuration: configuration))
+                    case .document(let document, let expiresAt):
+                        _ = try clients.keepDocument(url: url, name: document.name, redirectURIs: document.redirectURIs,
+                                                     expiresAt: expiresAt)
+                        return .respond(self.checkedAuthorization(request))
+                    }
+                }
+            }
+        }, expired: APIError(504, "unavailable", "The client metadata document did not arrive in time.")))
     }
 
     /// A failure of an authorization request as the browser meets it: a page, or the client's
