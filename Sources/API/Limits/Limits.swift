@@ -214,5 +214,7 @@ public enum Limits {
         Count(name: "pending questions for each key", value: Questions.maxPendingPerKey, refusal: .from(Questions.fullError)),
         Count(name: "unread inbox items for each key", value: Inbox.maxUnreadPerKey, refusal: nil),
         Count(name: "activity log entries for each key", value: ActivityLog.keptPerKey, refusal: nil),
+        Count(name: "connector grants for each key", value: OAuthGrants.maxPerKey, refusal: .from(OAuthGrants.fullError)),
+        Count(name: "redirect URIs for each OAuth client", value: OAuthClients.maxRedirectURIs, refusal: nil),
     ]
 }

@@ -17,7 +17,7 @@ import Testing
                           "oauth_registrations 20/h"])
         #expect(Limits.waitingCallsPerKey == 32 && Limits.waitingCallsPerAccount == 64 && Limits.eventStreamsPerAccount == 16)
         #expect(EventStreams.maxPerAccount == Limits.eventStreamsPerAccount)
-        #expect(Limits.counts.map(\.value) == [20, 20, 1_000, 5_000, 20, 200, 200])
+        #expect(Limits.counts.map(\.value) == [20, 20, 1_000, 5_000, 20, 200, 200, 20, 10])
         #expect(Set(Limits.Rate.allCases.map(\.name)).count == Limits.Rate.allCases.count)
         #expect(Limits.waitSeconds == 0...50 && QuestionRoutes.waitRange == Limits.waitSeconds)
         let pages = [Limits.inboxPage, Limits.tasksPage, Limits.activityPage].map { "\($0.sizes) (\($0.defaultSize))" }
@@ -126,7 +126,8 @@ import Testing
             #expect(refusal.message.contains(TextRules.grouped(count.value)), "\(count.name): \(refusal.message)")
         }
         #expect(Limits.counts.filter { $0.refusal != nil }.map(\.name)
-            == ["keys for each account", "devices for each account", "open tasks for each key", "pending questions for each key"])
+            == ["keys for each account", "devices for each account", "open tasks for each key", "pending questions for each key",
+                "connector grants for each key"])
     }
 
     /// The tool list writes its ranges as schema text (part of MCP's own files): it must say
