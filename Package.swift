@@ -73,7 +73,7 @@ let package = Package(
         // The push dispatcher (`push.md`): drains the domain's outbox through an `APNsSending`
         // on the loop; between the domain, which knows the tables, and APNs, which knows none.
         .target(name: "PushDispatch", dependencies: ["APNs", "WebPush", "Crypto", "Relaydeck", "EventLoop", "Logging", "Clock"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets", "WebPush"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["Clock", "HTTP", "HTTPClient", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "TLS", "WebAssets", "WebPush"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS", "Postgres"],
