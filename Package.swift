@@ -56,14 +56,18 @@ let package = Package(
         // batches, LISTEN/NOTIFY. Written here rather than linking libpq: see
         // `docs/architecture.md`, "The PostgreSQL client".
         .target(name: "Postgres", dependencies: ["Crypto", "EventLoop", "Logging", "TLS", "Transports"], swiftSettings: strict),
+        // The HTTP/1.1 client on the loop: one bounded request per connection through the
+        // transports (lookup, address rule, TCP, TLS), the answer read within limits, the
+        // same-origin redirect follower and the caching lifetime; Web Push sends through it.
+        .target(name: "HTTPClient", dependencies: ["Clock", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["Clock", "EventLoop", "Logging", "CLinux", "TLS", "Transports"], swiftSettings: strict),
         // Push (`push.md`): the HTTP/2 client for APNs and the provider token; knows nothing
         // of the domain's tables.
         .target(name: "APNs", dependencies: ["Clock", "EventLoop", "Logging", "Crypto", "JSON", "TLS", "Transports", "COpenSSL", "CNGHTTP2"], swiftSettings: strict, linkerSettings: staticArchives("nghttp2")),
         // Web Push (RFC 8030, 8291, 8292): the message encryption, the VAPID token, which
         // endpoints and addresses a push may go to, and one push request over HTTP/1.1 on TLS;
-        // knows nothing of the domain's tables.
-        .target(name: "WebPush", dependencies: ["Clock", "Crypto", "EventLoop", "JSON", "TLS", "Transports"], swiftSettings: strict),
+        // knows nothing of the domain's tables. It sends through the HTTP client.
+        .target(name: "WebPush", dependencies: ["Clock", "Crypto", "EventLoop", "HTTPClient", "JSON", "TLS", "Transports"], swiftSettings: strict),
         // The web console (`web/`), embedded at build time: the plugin runs the tool on every
         // file of the folder and compiles the table it writes into `WebAssets`.
         .executableTarget(name: "WebAssetsTool"),
@@ -73,7 +77,7 @@ let package = Package(
         // The push dispatcher (`push.md`): drains the domain's outbox through an `APNsSending`
         // on the loop; between the domain, which knows the tables, and APNs, which knows none.
         .target(name: "PushDispatch", dependencies: ["APNs", "WebPush", "Crypto", "Relaydeck", "EventLoop", "Logging", "Clock"], swiftSettings: strict),
-        .target(name: "API", dependencies: ["Clock", "HTTP", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "WebAssets", "WebPush"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["Clock", "HTTP", "HTTPClient", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "TLS", "WebAssets", "WebPush"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
             dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS", "Postgres"],
@@ -93,7 +97,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock", "CSQLiteVFS"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
-        .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
+        .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "HTTPClient", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),
         .testTarget(name: "RelaydeckTests", dependencies: ["TestSupport", "DomainTestSupport", "Clock", "Relaydeck", "SQLite", "JSON", "Crypto"], swiftSettings: strict),
         .testTarget(name: "APITests", dependencies: ["TestSupport", "DomainTestSupport", "HTTPTestSupport", "WebAuthnTestSupport", "WebAssets", "API", "AppIntegrity", "HTTP", "Relaydeck", "JSON", "EventLoop", "Crypto", "SQLite", "WebPush", "Transports"], swiftSettings: strict),
@@ -102,6 +106,7 @@ let package = Package(
         // Against a real PostgreSQL that the tests start themselves (`PostgresCluster`), and
         // against fake servers written in the tests for what a real one never does.
         .testTarget(name: "PostgresTests", dependencies: ["TestSupport", "Postgres", "Crypto", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
+        .testTarget(name: "HTTPClientTests", dependencies: ["TestSupport", "HTTPClient", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),
         .testTarget(name: "relaydeckdTests", dependencies: ["relaydeckd", "Crypto", "EventLoop", "Logging", "Postgres"], swiftSettings: strict),

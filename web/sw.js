@@ -3,7 +3,7 @@
 // notification's buttons. It never keeps API answers (/v1, /web): those always go to the
 // server. Network first, so a new version of the console shows at once when online.
 
-const CACHE = "relaydeck-shell-v2";
+const CACHE = "relaydeck-shell-v3";
 const SHELL = [
   "./",
   "css/app.css", "icons/apple-touch-icon-120.png", "icons/apple-touch-icon-152.png",
@@ -14,7 +14,7 @@ const SHELL = [
   "icons/icon-maskable-512.png", "icons/icon.svg", "index.html", "js/announce.js", "js/api.js",
   "js/base64url.js", "js/clipboard.js", "js/components.js", "js/dialog.js", "js/dom.js",
   "js/live.js", "js/main.js", "js/markdown.js", "js/mcp-config.js", "js/scopes.js", "js/session.js", "js/store.js",
-  "js/time.js", "js/viewed.js", "js/views/agents.js", "js/views/key.js", "js/views/keys.js",
+  "js/time.js", "js/viewed.js", "js/views/agents.js", "js/views/authorize.js", "js/views/key.js", "js/views/keys.js",
   "js/views/message-dialog.js", "js/views/passkey-offer.js", "js/views/questions.js",
   "js/views/settings.js", "js/views/signin.js", "js/views/task-dialog.js", "js/views/task.js",
   "js/views/tasks.js", "js/views/web-push.js", "js/webauthn.js", "manifest.webmanifest", "offline.html",

@@ -20,6 +20,14 @@ public struct APIConfiguration: Sendable {
     /// `PUBLIC_URL`, the server's own origin; nil takes it from the `Host` header (the MCP
     /// endpoint's `Origin` check).
     public var publicOrigin: String?
+    /// OAuth's issuer (RFC 8414): `PUBLIC_URL`; nil turns OAuth off (issue 24: tokens are
+    /// bound to a stable name, never to the `Host` a client sends).
+    public var oauthIssuer: String? { publicOrigin }
+    /// The protected resource (RFC 9728, RFC 8707): `PUBLIC_URL/mcp`, every access token's
+    /// audience. The REST routes an API key may use take the same tokens: the same server,
+    /// acting for the same key.
+    public var oauthResource: String? { publicOrigin.map { $0 + "/mcp" } }
+
     /// The version the MCP endpoint names in its `serverInfo`.
     public var serverVersion = "0.0.0"
     /// Whether push is configured (`APNS_*`); the home page says so, never the settings.

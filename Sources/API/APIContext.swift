@@ -41,6 +41,9 @@ final class APIContext {
     var pushHostCheck = PushHostCheck()
     /// The lookups of `pushHostCheck` not ended yet, bounded.
     let pushHostLookups = PushHostLookups()
+    /// OAuth's Client ID Metadata Documents, fetched for `/oauth/authorize` (the daemon
+    /// installs the fetch; tests give their own).
+    let clientDocuments = ClientDocuments()
 
     init(services: Services, configuration: APIConfiguration, loop: EventLoop) {
         self.services = services
@@ -52,6 +55,7 @@ final class APIContext {
         messageLimiter = RateLimiter(.messages, configuration: configuration, refusals: limitRefusals)
         notifyLimiter = RateLimiter(.notify, configuration: configuration, refusals: limitRefusals)
         wakeups.scopeRefused = { [scopeRefusals] scope, surface in scopeRefusals.refused(scope, surface: surface) }
+        services.oauthGrants.onRevoked = { [weak wakeups] keyID, grantID in wakeups?.grantRevoked(keyID: keyID, grantID: grantID) }
     }
 
     /// The client address a per-address limit counts (`overview.md#rate-limits`), after the

@@ -3,6 +3,7 @@ import HTTP
 import JSON
 import Logging
 import Relaydeck
+import TLS
 
 /// The REST surface on the HTTP server. For each request: route it, check that its body is
 /// JSON, pass the gate (credential, app code, rate limit, type), parse the body, run the
@@ -44,6 +45,12 @@ public final class APIHandler: HTTPHandler {
 
     /// Parked calls waiting now.
     public var waitingCount: Int { context.wakeups.count }
+
+    /// Lets `/oauth/authorize` fetch Client ID Metadata Documents: with the system's CAs and
+    /// `tls`'s, to public addresses only unless `allowsPrivateHosts` (`OAUTH_ALLOW_PRIVATE_HOSTS`).
+    public func installClientDocuments(tls: TLSClientContext, allowsPrivateHosts: Bool) {
+        context.clientDocuments.install(loop: context.loop, tls: tls, allowsPrivateHosts: allowsPrivateHosts)
+    }
 
     /// The server's open connections, for `/metrics`.
     public var openConnections: (() -> Int)? {
@@ -175,7 +182,12 @@ public final class APIHandler: HTTPHandler {
     /// store away or busy, a COMMIT that failed) on an endpoint with its own protocol
     /// (`Endpoint.failureAnswer`: `/mcp` answers JSON-RPC), that endpoint's answer.
     func failure(_ error: any Error, _ record: inout RequestRecord, _ prepared: Prepared? = nil) -> HTTPResponse {
-        let failure = APIError.from(error)
+        var failure = APIError.from(error)
+        if let prepared, let challenge = BearerChallenge.header(for: failure, request: prepared.request, surface: record.surface,
+                                                                principal: record.principal,
+                                                                configuration: context.configuration) {
+            failure.headers.append(challenge)
+        }
         record.note(failure)
         if let prepared, failure.status >= 500, let answer = prepared.endpoint.failureAnswer {
             return answer(prepared.request, failure)

@@ -18,6 +18,9 @@ public struct Services {
     public let activity: ActivityLog
     public let webSignIn: WebSignIn
     public let webPush: WebPushSubscriptions
+    /// OAuth's clients and the grants of connectors (issue 24).
+    public let oauthClients: OAuthClients
+    public let oauthGrants: OAuthGrants
     /// How the pushes sent ended (`/metrics`); the push wiring adds its service.
     public let pushCounts = PushCounts()
     /// Web Push's planner, always on the hub: a browser needs no setting to subscribe. Its
@@ -36,13 +39,15 @@ public struct Services {
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
         inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
         tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
-        authenticator = Authenticator(store: store)
+        authenticator = Authenticator(store: store, clock: clock)
         questions = Questions(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         devices = Devices(store: store, clock: clock)
         liveActivities = LiveActivities(store: store, clock: clock)
         activity = ActivityLog(store: store, clock: clock, random: random)
         webSignIn = WebSignIn(store: store, clock: clock, random: random)
         webPush = WebPushSubscriptions(store: store, clock: clock)
+        oauthClients = OAuthClients(store: store, clock: clock, random: random)
+        oauthGrants = OAuthGrants(store: store, clock: clock, random: random)
         webPushPlanner = WebPushPlanner(clock: clock)
         hub.planners.append(webPushPlanner)
     }

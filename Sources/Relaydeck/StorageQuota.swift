@@ -9,7 +9,7 @@ import SQLite
 /// The count is kept, never scanned: migration 8 gives each key a `text_bytes` that
 /// triggers move with every insert, change and delete of those rows, in the write's own
 /// transaction, whoever makes it (a request, the purge, retention, the closed-task cap);
-/// migration 13 makes the same triggers move the account's `text_bytes` too, which is the
+/// migration 14 makes the same triggers move the account's `text_bytes` too, which is the
 /// account's use: one row read per check. It counts the rows of deleted keys until the purge
 /// has removed them (their text is still on disk), as the sum over the keys did.
 ///
@@ -66,7 +66,7 @@ public struct StorageQuota: Sendable, Equatable {
     }
 
     enum SQL {
-        /// One row (migration 13). The sum over the account's keys it replaces read 20 rows:
+        /// One row (migration 14). The sum over the account's keys it replaces read 20 rows:
         /// 32,000 instructions of a task creation, against about 3,000 for this.
         static let used = "SELECT text_bytes AS used FROM accounts WHERE id = ?"
     }

@@ -4,18 +4,20 @@ import Glibc
 import EventLoop
 import TLS
 
-/// The client side of setting a transport up, for the push clients (APNs, Web Push): the host
-/// looked up off the loop (`HostLookup`), a non-blocking TCP connect to each address in turn
-/// (those `admits` lets through), then TLS with the host's name (SNI and verification) when a
-/// context is given, the plain socket otherwise. The established transport is handed over once:
-/// the dialer holds the socket's registration until then and releases it before `completion`,
-/// so the caller registers the transport as its own. Bounding the time is the caller's (it
-/// calls `cancel`).
+/// The client side of setting a transport up, for every client (APNs, the HTTP client, the
+/// PostgreSQL client): the host looked up off the loop (`HostLookup`), a non-blocking TCP
+/// connect to each address in turn (those `admits` lets through), then TLS with the host's
+/// name (SNI and verification) when a context is given, the plain socket otherwise. The
+/// established transport is handed over once: the dialer holds the socket's registration until
+/// then and releases it before `completion`, so the caller registers the transport as its own.
+/// Bounding the time is the caller's (it calls `cancel`).
 public final class TransportDialer: IOHandler {
     /// Why no transport was set up, in words for a log line.
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The name did not resolve.
+        /// The lookup failed for now (no DNS server answered); it may work later.
         case lookup(String)
+        /// The name has no address: it does not exist, or has none (the resolver said so).
+        case noSuchName(String)
         /// Every address of the host was refused by `admits`.
         case refusedAddresses(String)
         /// No address took the connection.
@@ -24,7 +26,7 @@ public final class TransportDialer: IOHandler {
 
         public var description: String {
             switch self {
-            case .lookup(let text), .refusedAddresses(let text), .connect(let text), .tls(let text): text
+            case .lookup(let text), .noSuchName(let text), .refusedAddresses(let text), .connect(let text), .tls(let text): text
             }
         }
     }
@@ -77,7 +79,7 @@ public final class TransportDialer: IOHandler {
                 }
                 connectNext()
             case .failure(let error):
-                finish(.failure(.lookup(error.description)))
+                finish(.failure(error.isPermanent ? .noSuchName(error.description) : .lookup(error.description)))
             }
         }
     }

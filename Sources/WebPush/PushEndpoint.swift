@@ -1,4 +1,5 @@
 import EventLoop
+import HTTPClient
 
 /// A subscription's endpoint, the URL the browser's push service gave it, read as this server
 /// will send to it: `https://host[:port]/path[?query]`, visible ASCII, at most 2,048 bytes, no
@@ -12,6 +13,8 @@ public struct PushEndpoint: Sendable, Equatable {
     public let port: UInt16
     /// The request target: the path and the query.
     public let target: String
+    /// The same URL as the HTTP client sends to it.
+    public let requestURL: HTTPURL
 
     /// Why an endpoint was refused, in words for the `422`'s message.
     public struct Refusal: Error, Equatable, Sendable {
@@ -56,6 +59,13 @@ public struct PushEndpoint: Sendable, Equatable {
         var target = String(rest[authorityEnd...])
         if target.isEmpty { target = "/" }
         if target.hasPrefix("?") { target = "/" + target }
+        // The client's reader is looser than the rules above, so it takes every endpoint they
+        // let through; a refusal here would be a defect of one of the two.
+        do {
+            requestURL = try HTTPURL(url)
+        } catch {
+            throw Refusal(reason: "is not a URL this server can send to (\(error.reason))")
+        }
         self.url = url
         self.host = host
         self.port = port
@@ -91,33 +101,17 @@ public struct PushEndpoint: Sendable, Equatable {
 /// Which addresses a push may go to: never to this machine or its networks unless the
 /// administrator allows it (`WEB_PUSH_ALLOW_PRIVATE_HOSTS`), so that a subscription cannot make
 /// the server a client of its own LAN. Checked when a subscription is stored and again before
-/// each connection (DNS can change in between).
+/// each connection (DNS can change in between). The ranges and names are the HTTP client's
+/// (`PublicAddresses`), which OAuth's fetches share.
 public enum PushAddressRule {
-    /// Ranges that are not the public internet: unspecified, loopback, RFC 1918, CGNAT,
-    /// link-local, IETF protocol assignments, documentation, benchmarking, multicast, reserved
-    /// and broadcast (IPv4); unspecified, loopback, IPv4-translated, discard, documentation,
-    /// unique local, link-local, site-local and multicast (IPv6). An IPv4-mapped address is
-    /// judged by its IPv4 address (`CIDR` matches it against the IPv4 ranges).
-    static let notPublic: [CIDR] = [
-        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
-        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-        "::/128", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32",
-        "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
-    ].map { CIDR($0)! }
-
     /// True when `host` (a name or literal of `PushEndpoint`) is known to be private without a
-    /// lookup: a literal address that is not public, or `localhost` and the names under it
-    /// (RFC 6761), `.local` (mDNS), `.internal`, `.home.arpa` and `.lan`.
+    /// lookup (`PublicAddresses.isPrivateName`).
     public static func isPrivateName(_ host: String) -> Bool {
-        if let address = IPAddress(host) { return !isPublic(address) }
-        let name = host.hasSuffix(".") ? String(host.dropLast()) : host
-        if name == "localhost" { return true }
-        return [".localhost", ".local", ".internal", ".home.arpa", ".lan"].contains { name.hasSuffix($0) }
+        PublicAddresses.isPrivateName(host)
     }
 
     /// True when `address` is on the public internet.
     public static func isPublic(_ address: IPAddress) -> Bool {
-        return !notPublic.contains { $0.contains(address) }
+        PublicAddresses.isPublic(address)
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import HTTPClient
 
 /// One push message as it goes to a push service (RFC 8030 section 5): an HTTP/1.1 `POST` of
 /// the encrypted body to the subscription's endpoint, with its lifetime, urgency and topic, and
@@ -40,18 +41,16 @@ public struct PushRequest: Sendable, Equatable {
         return String(Base64.encode(SHA256.hash(Array(name.utf8)), urlSafe: true, padded: false).prefix(32))
     }
 
-    /// The request's bytes, head and body, with `authorization` (the VAPID header).
-    public func bytes(authorization: String) -> [UInt8] {
-        var head = "POST \(endpoint.target) HTTP/1.1\r\n"
-        head += "Host: \(endpoint.authority)\r\n"
-        head += "TTL: \(max(ttl, 0))\r\n"
-        head += "Urgency: \(urgency.rawValue)\r\n"
-        if let topic { head += "Topic: \(topic)\r\n" }
-        head += "Content-Type: application/octet-stream\r\n"
-        head += "Content-Encoding: aes128gcm\r\n"
-        head += "Content-Length: \(body.count)\r\n"
-        head += "Authorization: \(authorization)\r\n"
-        head += "Connection: close\r\n\r\n"
-        return Array(head.utf8) + body
+    /// The request as the HTTP client sends it, with `authorization` (the VAPID header). The
+    /// answer's head is all a push needs (`PushAnswer`): its body is never read.
+    public func clientRequest(authorization: String) -> HTTPClientRequest {
+        var headers: HTTPHeaders = [:]
+        headers.add("TTL", String(max(ttl, 0)))
+        headers.add("Urgency", urgency.rawValue)
+        if let topic { headers.add("Topic", topic) }
+        headers.add("Content-Type", "application/octet-stream")
+        headers.add("Content-Encoding", "aes128gcm")
+        headers.add("Authorization", authorization)
+        return HTTPClientRequest(method: "POST", url: endpoint.requestURL, headers: headers, body: body, readsAnswerBody: false)
     }
 }

@@ -64,6 +64,9 @@ final class Daemon {
         apiConfiguration.metricsToken = config.metricsToken
         apiConfiguration.webPushAllowsPrivateHosts = config.webPushAllowPrivateHosts
         api = APIHandler(services: services, configuration: apiConfiguration, loop: loop)
+        // OAuth's client metadata documents: one TLS context for their fetches, made at start.
+        api.installClientDocuments(tls: try TLSClientContext(extraCAFile: config.oauthCAFile),
+                                   allowsPrivateHosts: config.oauthAllowPrivateHosts)
         var http = HTTPServerConfiguration()
         http.maxConnections = config.maxConnections
         http.headerTimeout = .milliseconds(config.headerTimeoutMillis)
@@ -100,6 +103,12 @@ final class Daemon {
         // on a server that others can reach.
         Log.info("accounts", ["creation": config.accountCreationOpen ? "open" : "closed",
                               "storage_limit": ConfigSyntax.byteText(config.accountStorageLimit)])
+        // OAuth binds every token to the server's name; without PUBLIC_URL it has none it can
+        // trust (a `Host` header is the client's word), so connectors that only speak OAuth
+        // cannot connect: say so once, where the operator looks.
+        if config.publicURL == nil {
+            Log.warn("OAuth is off: set PUBLIC_URL to let connectors that only speak OAuth connect; API keys work as before")
+        }
         // The VAPID key is made at the first start, so that it is in the store (and its
         // backups) before any browser subscribes with it. A store that is away at the start
         // (the server serves 503 until it is back) gets it when it recovers, or at the first

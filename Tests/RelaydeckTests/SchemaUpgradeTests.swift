@@ -78,7 +78,7 @@ import Testing
             #expect(indexes.contains(name), "\(name)")
         }
         #expect(!indexes.contains("activity_by_age") && !indexes.contains("activity_by_key"))
-        // Migration 14: no query read it.
+        // Migration 15: no query read it.
         #expect(!indexes.contains("tasks_closed"))
         #expect(try Self.values(store, "PRAGMA integrity_check") == ["ok"])
     }

@@ -32,7 +32,7 @@ import Testing
     }
 
     /// The sum of the account's keys' counts (migration 8), deleted keys included: what the
-    /// account's own count (migration 13) must always equal.
+    /// account's own count (migration 14) must always equal.
     func keysSum(_ accountID: String? = nil) throws -> Int {
         try test.store.read { db in
             try db.firstRow("SELECT coalesce(sum(text_bytes), 0) AS bytes FROM keys WHERE account_id = ?",
@@ -269,7 +269,7 @@ import Testing
         #expect(try store.read { db in try StorageQuota.used(db, accountID: "acc_2") } == 0)
     }
 
-    /// Migration 13 carries the keys' counts of a file to its accounts, the text of a deleted
+    /// Migration 14 carries the keys' counts of a file to its accounts, the text of a deleted
     /// key not purged yet included, and from there the triggers move both.
     @Test func theAccountsCountStartsFromWhatItsKeysCountedBefore() throws {
         let directory = TemporaryDirectory()

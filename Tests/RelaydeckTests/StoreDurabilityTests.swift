@@ -46,7 +46,7 @@ import Testing
         #expect(try second.open())
         let reopenedAccounts = Accounts(store: second, clock: clock, random: random, hub: EventHub())
         let reopenedKeys = Keys(store: second, clock: clock, random: random, hub: EventHub())
-        let authenticator = Authenticator(store: second)
+        let authenticator = Authenticator(store: second, clock: clock)
         #expect(try reopenedAccounts.get(account.id) == Account(id: account.id, createdAt: account.createdAt, liveActivities: false))
         #expect(try reopenedKeys.list(accountID: account.id) == [key])
         #expect(try authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))

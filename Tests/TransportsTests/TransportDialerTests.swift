@@ -9,10 +9,11 @@ import TestSupport
 /// The client side's set-up, over loopback: a listener that takes the connection, a port
 /// nothing listens on, and an address rule that refuses every address.
 @Suite struct TransportDialerTests {
-    func dial(port: UInt16, admits: @escaping (IPAddress) -> Bool = { _ in true }) throws -> Result<any Transport, TransportDialer.Failure>? {
+    func dial(host: String = "127.0.0.1", port: UInt16,
+              admits: @escaping (IPAddress) -> Bool = { _ in true }) throws -> Result<any Transport, TransportDialer.Failure>? {
         let loop = try EventLoop()
         var result: Result<any Transport, TransportDialer.Failure>?
-        let dialer = TransportDialer(host: "127.0.0.1", port: port, label: "127.0.0.1:\(port)", tls: nil, loop: loop,
+        let dialer = TransportDialer(host: host, port: port, label: "\(host):\(port)", tls: nil, loop: loop,
                                      admits: admits) { result = $0 }
         dialer.start()
         let deadline = SystemClock.shared.now + .seconds(10)
@@ -55,5 +56,16 @@ import TestSupport
         // Nothing came to the listener.
         _ = fcntl(listener, F_SETFL, O_NONBLOCK)
         #expect(accept(listener, nil, nil) == -1)
+    }
+
+    @Test func aNameWithNoAddressIsNoSuchNameInTheResolversWords() throws {
+        // A label over 63 bytes: the C library refuses it before any query, so no DNS server
+        // is needed and the answer is the same everywhere.
+        let host = String(repeating: "a", count: 64) + ".invalid"
+        guard case .failure(.noSuchName(let reason))? = try dial(host: host, port: 443) else {
+            Issue.record("expected no such name")
+            return
+        }
+        #expect(reason.hasPrefix("cannot resolve \"\(host)\": "), "\(reason)")
     }
 }

@@ -162,10 +162,16 @@ def add_authenticator(context, page):
     return cdp, added["authenticatorId"]
 
 
-def sign_in_with_token(page, relaydeck, token):
-    """Opens the console and signs in by pasting the account token; dismisses the passkey offer."""
+def sign_in_with_token(page, relaydeck, token, live=True):
+    """Opens the console and signs in by pasting the account token; dismisses the passkey offer.
+    `live`: waits for the event stream too (a test that blocks the stream says False)."""
     page.goto(relaydeck.app_url)
     page.get_by_label("Account token").fill(token)
     page.get_by_role("button", name="Sign in with the token").click()
     page.get_by_role("dialog").get_by_role("button", name="Not now").click()
     page.get_by_role("heading", name="Agents", level=1).wait_for()
+    # The event stream is up and the lists were read again after its `ready`: from here on
+    # every change reaches the page as an event, and no late re-read redraws a list under
+    # the test's hands.
+    if live:
+        page.locator('body[data-synced="true"]').wait_for()

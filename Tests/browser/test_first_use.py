@@ -92,7 +92,7 @@ def expect_lists(page):
 def test_the_lists_load_when_the_event_stream_cannot_connect(relaydeck, page, console):
     token, _ = make_lists(relaydeck)
     page.route("**/v1/events", lambda route: route.abort())
-    sign_in_with_token(page, relaydeck, token)
+    sign_in_with_token(page, relaydeck, token, live=False)
     expect_lists(page)
     expect(page.get_by_role("status").filter(has_text="Reconnecting…")).to_be_visible()
     # Past the wait for `ready`: a stream that fails says it reconnects, not that it is held.
@@ -106,7 +106,7 @@ def test_the_lists_load_behind_a_proxy_that_holds_the_stream_and_nothing_is_lost
     token, secret = make_lists(relaydeck)
     held = []
     page.route("**/v1/events", lambda route: held.append(route) if not held else route.continue_())
-    sign_in_with_token(page, relaydeck, token)
+    sign_in_with_token(page, relaydeck, token, live=False)
     expect_lists(page)
     expect(page.get_by_role("status").filter(has_text="Live updates are not coming through")).to_be_visible(timeout=15_000)
     # Made after the lists came over REST and before the stream started: the lists fetched

@@ -255,6 +255,24 @@ def test_the_person_creates_edits_and_deletes_a_task_for_an_agent(relaydeck, sig
     console.assert_clean()
 
 
+def test_the_last_page_moves_the_focus_even_when_live_events_already_listed_its_tasks(relaydeck, signed_in, console):
+    page, _, _, secret = signed_in
+    made = [relaydeck.http.ok("POST", "/v1/tasks", {"title": f"Item {number:02d}"}, token=secret) for number in range(52)]
+    page.get_by_role("link", name="Tasks", exact=True).click()
+    rows = page.get_by_role("list", name="Tasks").get_by_role("listitem")
+    expect(rows).to_have_count(50)
+    # The two oldest change: their events list them at the top before their page is asked for.
+    for task in made[:2]:
+        relaydeck.http.ok("PATCH", f"/v1/tasks/{task['id']}", {"progress": 10}, token=secret)
+    expect(rows).to_have_count(52)
+    page.get_by_role("button", name="Load more tasks").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Load more tasks")).to_be_hidden()
+    expect(page.get_by_role("link", name="Item 01")).to_be_focused()
+    expect(rows).to_have_count(52)
+    console.assert_clean()
+
+
 def test_loading_the_last_page_moves_the_focus_to_the_first_new_task(relaydeck, signed_in, console):
     page, _, _, secret = signed_in
     for number in range(52):

@@ -17,8 +17,9 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 # Every secret any client saw in any answer during this pytest session. A server log is
 # checked against all of them, plus the shape of any secret at all.
 SEEN_SECRETS: set[str] = set()
-# Account tokens, API keys, web login tokens and web session cookies.
-SECRET_PATTERN = re.compile(rb"mc[akls]_[0-9A-Za-z]{43}")
+# Account tokens, API keys, web login tokens, web session cookies, and OAuth's access tokens,
+# refresh tokens, authorization codes and client secrets (mco_, mcr_, mcc_, mcx_).
+SECRET_PATTERN = re.compile(rb"mc[aklsorcx]_[0-9A-Za-z]{43}")
 
 LISTENING_TEXT = re.compile(r"\binfo listening address=(\S+)")
 LISTENING_JSON = re.compile(r'"msg":"listening","address":"([^"]+)"')

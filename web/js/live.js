@@ -29,6 +29,7 @@ export class LiveConnection {
     this.stopped = false;
     // What the status line says is the worse of the two: the stream's state and the lists'.
     this.streamState = "connecting";
+    this.synced = false;
     this.listsFailed = false;
     this.generation = 0;
   }
@@ -55,12 +56,15 @@ export class LiveConnection {
     this.source = null;
   }
 
+  /** The status, and whether the lists were read again since the stream's last `ready`
+   * (from then on every change reaches the page as an event). */
   report() {
-    this.onStatus(this.listsFailed ? "error" : this.streamState);
+    this.onStatus(this.listsFailed ? "error" : this.streamState, this.synced === true);
   }
 
   setStream(state) {
     this.streamState = state;
+    if (state !== "live") this.synced = false;
     this.report();
   }
 
@@ -85,7 +89,7 @@ export class LiveConnection {
       const data = JSON.parse(event.data);
       this.store.accountId = data.account_id;
       this.setStream("live");
-      this.refreshUntilDone(() => !this.stopped && this.source === source, 2000);
+      this.refreshUntilDone(() => !this.stopped && this.source === source, 2000, () => { this.synced = true; });
     });
     for (const name of EVENTS) {
       source.addEventListener(name, (event) => {
@@ -108,17 +112,18 @@ export class LiveConnection {
 
   /** The lists, at the start and after `ready`; a failure (for example a 503) tries again
    * while `current()` holds (the page is signed in, and for `ready` its stream still lives). */
-  refreshUntilDone(current, delay) {
+  refreshUntilDone(current, delay, done = () => {}) {
     this.store.refresh().then(() => {
       if (!current()) return;
       this.listsFailed = false;
+      done();
       this.report();
     }, () => {
       if (!current()) return;
       this.listsFailed = true;
       this.report();
       setTimeout(() => {
-        if (current()) this.refreshUntilDone(current, Math.min(delay * 2, 30000));
+        if (current()) this.refreshUntilDone(current, Math.min(delay * 2, 30000), done);
       }, delay);
     });
   }

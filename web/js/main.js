@@ -8,6 +8,7 @@ import { currentSession, signInWithLink, signOut, takeLoginToken } from "./sessi
 import { store } from "./store.js";
 import { forgetViewed } from "./viewed.js";
 import * as agents from "./views/agents.js";
+import * as authorize from "./views/authorize.js";
 import * as key from "./views/key.js";
 import * as keys from "./views/keys.js";
 import { offerPasskey } from "./views/passkey-offer.js";
@@ -25,6 +26,7 @@ const ROUTES = {
   keys: { view: keys, title: "Keys" },
   key: { view: key, title: "Key" },
   settings: { view: settings, title: "Settings" },
+  authorize: { view: authorize, title: "Connect an application" },
 };
 
 const main = document.getElementById("main");
@@ -100,14 +102,20 @@ const CONNECTION_TEXT = {
   error: "Could not load everything. Retrying…",
 };
 
-function setConnection(state) {
+/** `synced`: the lists were read again after the stream's `ready`, so the page is whole and
+ * live (`data-synced`, which the browser tests wait for before they change anything). */
+function setConnection(state, synced = false) {
   const text = CONNECTION_TEXT[state] ?? "";
   connection.hidden = !text;
   if (connection.textContent !== text) connection.textContent = text;
   document.body.dataset.live = state;
+  document.body.dataset.synced = String(synced);
 }
 
 function startApp(session) {
+  // A connector's consent request that waited for the sign-in (see authorize.js).
+  const kept = authorize.takeRequest();
+  if (kept && !location.hash.startsWith("#/authorize?")) history.replaceState(null, "", kept);
   signedIn = true;
   nav.hidden = false;
   store.accountId = session.account_id;
@@ -134,7 +142,9 @@ function showSignedOut(notice, kind = "info") {
   document.body.dataset.live = "off";
   if (notice && notice.includes("deleted")) forgetViewed();
   document.title = "Sign in · Relaydeck";
-  // The next sign-in starts at the agents, not where this session ended.
+  // The next sign-in starts at the agents, not where this session ended; but a connector's
+  // consent request is kept for after it.
+  if (location.hash.startsWith("#/authorize?")) authorize.keepRequest(location.hash);
   history.replaceState(null, "", location.pathname);
   mountSignIn(main, { notice, noticeKind: kind, onSignedIn });
 }

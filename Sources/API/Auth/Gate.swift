@@ -27,7 +27,7 @@ struct Gate {
             return try limit(principal, endpoint)
         }
         let presented = try Self.credential(in: request.head, keyInQuery: endpoint.keyInQuery)
-        guard let principal = try context.services.authenticator.authenticate(presented) else { throw APIError.unauthorized }
+        guard let principal = try authenticate(presented) else { throw APIError.unauthorized }
         record.principal = principal
         switch principal {
         case .account:
@@ -35,8 +35,13 @@ struct Gate {
         case .key(let use):
             let host = request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
             record.host = host
+            if let grant = use.grant {
+                // The activity log names the connector the person approved (issue 24).
+                record.client = Key.Client(name: grant.clientName, version: "")
+            }
             do {
                 try context.services.keys.recordUse(use, host: host)
+                try context.services.oauthGrants.recordUse(use)
             } catch StoreError.unavailable {
                 // A read while another process holds the write lock: the use is noted by a
                 // later request, and the read goes on.
@@ -55,13 +60,19 @@ struct Gate {
         if !keyInQuery, (try Self.headerCredential(in: request.head)) == nil {
             now = try WebCookie.session(of: request, context: context).map { .account(accountID: $0.accountID) }
         } else {
-            now = try context.services.authenticator.authenticate(try Self.credential(in: request.head, keyInQuery: keyInQuery))
+            now = try authenticate(try Self.credential(in: request.head, keyInQuery: keyInQuery))
         }
         guard let now, now.credentialID == principal.credentialID, now.accountID == principal.accountID else {
             throw APIError.unauthorized
         }
         if let refusal = endpoint.refusal(for: now) { throw refusal }
         if let missing = endpoint.missingScope(for: now) { throw APIError.insufficientScope(missing) }
+    }
+
+    /// The principal of a presented secret; an OAuth access token counts only for this
+    /// server's resource (its audience, RFC 8707) and while OAuth is on.
+    private func authenticate(_ presented: Substring) throws -> Principal? {
+        try context.services.authenticator.authenticate(presented, audience: context.configuration.oauthResource)
     }
 
     /// The rate limit, then the credential's type and scope (`403` before `429`: the request

@@ -15,6 +15,9 @@ public struct APIError: Error, Sendable {
     public var headers: [(name: String, value: String)] = []
     /// The message already tells a model what to do instead: an MCP tool error adds nothing.
     public var saysWhatToDo = false
+    /// The scope an `insufficient_scope` refusal names: a request sent with an OAuth access
+    /// token is told it in `WWW-Authenticate` too (RFC 6750 3.1, `BearerChallenge`).
+    public var missingScope: Scope?
 
     init(_ status: Int, _ code: String, _ message: String) {
         self.status = status
@@ -41,12 +44,17 @@ public struct APIError: Error, Sendable {
         var error = APIError(403, "insufficient_scope",
                              "The key lacks the scope \(scope.rawValue), which \(what) needs. The person can give the key this scope in the web console.")
         error.saysWhatToDo = true
+        error.missingScope = scope
         return error
     }
     /// `ACCOUNT_CREATION=closed`: this server makes no account for a client.
     static let accountCreationClosed = APIError(403, "forbidden",
         "Accounts on this server are made by its operator (relaydeckd account create), not on request.")
     static let internalError = APIError(500, "internal", "Internal server error.")
+    /// The OAuth routes while `PUBLIC_URL` is not set: tokens need a stable issuer and
+    /// resource, which the `Host` header a client sends is not.
+    static let oauthOff = APIError(404, "not_found",
+        "OAuth is off on this server: its operator sets PUBLIC_URL to turn it on. Use an API key meanwhile.")
 
     /// A defect of the server itself (a route that names a parameter its pattern lacks):
     /// logged, and a plain 500.

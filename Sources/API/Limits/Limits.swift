@@ -15,7 +15,7 @@ public enum Limits {
     /// "So many per period" for each key of a `RateLimiter`; the case is also the limit's
     /// label under `relaydeck_rate_limit_refusals_total`.
     public enum Rate: Int, CaseIterable, Sendable {
-        case requests, accounts, challenges, messages, notify, webSignIn, webChallenges, webPushTests
+        case requests, accounts, challenges, messages, notify, webSignIn, webChallenges, webPushTests, oauthRegistrations
 
         /// The `/metrics` label.
         public var name: String {
@@ -28,6 +28,7 @@ public enum Limits {
             case .webSignIn: "web_sign_in"
             case .webChallenges: "web_challenges"
             case .webPushTests: "web_push_tests"
+            case .oauthRegistrations: "oauth_registrations"
             }
         }
 
@@ -45,13 +46,16 @@ public enum Limits {
             case .webChallenges: 60
             // Test notifications (`POST /v1/web-push/subscriptions/{id}/test`) of an account.
             case .webPushTests: 5
+            // RFC 7591 registrations from one client address (issue 24): each is a row, kept
+            // until 30 days unused, so one address must not fill the table.
+            case .oauthRegistrations: 20
             }
         }
 
         public var period: Period {
             switch self {
             case .requests, .webSignIn, .webChallenges, .webPushTests: .minute
-            case .accounts, .challenges, .messages, .notify: .hour
+            case .accounts, .challenges, .messages, .notify, .oauthRegistrations: .hour
             }
         }
 
@@ -61,7 +65,7 @@ public enum Limits {
             case .requests: "RATE_LIMIT_REQUESTS_PER_MINUTE"
             case .accounts: "RATE_LIMIT_ACCOUNTS_PER_HOUR"
             case .challenges: "RATE_LIMIT_CHALLENGES_PER_HOUR"
-            case .messages, .notify, .webSignIn, .webChallenges, .webPushTests: nil
+            case .messages, .notify, .webSignIn, .webChallenges, .webPushTests, .oauthRegistrations: nil
             }
         }
 
@@ -71,7 +75,7 @@ public enum Limits {
             case .requests: configuration.requestsPerMinute
             case .accounts: configuration.accountsPerHour
             case .challenges: configuration.challengesPerHour
-            case .messages, .notify, .webSignIn, .webChallenges, .webPushTests: count
+            case .messages, .notify, .webSignIn, .webChallenges, .webPushTests, .oauthRegistrations: count
             }
         }
 
@@ -83,7 +87,7 @@ public enum Limits {
                 // A tool error, which has no headers to carry `Retry-After`.
                 return APIError(429, "rate_limited",
                                 "A key can call notify_user \(count) times in one \(period.word). Try again in \(seconds) seconds.")
-            case .requests, .accounts, .challenges, .messages, .webSignIn, .webChallenges, .webPushTests:
+            case .requests, .accounts, .challenges, .messages, .webSignIn, .webChallenges, .webPushTests, .oauthRegistrations:
                 return .rateLimited(retryAfter: seconds)
             }
         }
@@ -210,5 +214,7 @@ public enum Limits {
         Count(name: "pending questions for each key", value: Questions.maxPendingPerKey, refusal: .from(Questions.fullError)),
         Count(name: "unread inbox items for each key", value: Inbox.maxUnreadPerKey, refusal: nil),
         Count(name: "activity log entries for each key", value: ActivityLog.keptPerKey, refusal: nil),
+        Count(name: "connector grants for each key", value: OAuthGrants.maxPerKey, refusal: .from(OAuthGrants.fullError)),
+        Count(name: "redirect URIs for each OAuth client", value: OAuthClients.maxRedirectURIs, refusal: nil),
     ]
 }

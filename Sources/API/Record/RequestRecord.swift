@@ -26,7 +26,9 @@ public struct RequestRecord: Sendable {
     public let receivedAtWallMillis: Int64
     /// The activity log's `surface`; the MCP endpoint sets `.mcp`.
     public internal(set) var surface = ActivityEntry.Surface.rest
-    /// The MCP `clientInfo` of the request; a REST request has none (`rest-api.md#entry`).
+    /// The MCP `clientInfo` of the request; a REST request has none (`rest-api.md#entry`). A
+    /// request with an OAuth access token has its connector's name, as the person approved it
+    /// (issue 24), whatever `clientInfo` it sends.
     public internal(set) var client: Key.Client?
     /// The activity log's `action` when it is not the route (an MCP tool or method name).
     public internal(set) var namedAction: String?
@@ -70,7 +72,7 @@ public struct RequestRecord: Sendable {
     /// failure reported inside a `200` (an MCP tool error carries the REST `code`).
     mutating func apply(_ note: RecordNote) {
         if let action = note.action { namedAction = action }
-        if let client = note.client { self.client = client }
+        if let client = note.client, principal?.grant == nil { self.client = client }
         if note.noEntry { hasEntry = false }
         if let failure = note.failure {
             code = failure.code

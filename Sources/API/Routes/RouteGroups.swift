@@ -16,6 +16,7 @@ enum RouteGroups {
             TaskRoutes(context),
             InboxRoutes(context),
             MCPRoutes(context),
+            OAuthRoutes(context),
             WebRoutes(context),
             SiteRoutes(context),
         ]

@@ -89,6 +89,13 @@ final class Wakeups {
         for topic in WakeTopic.topics(for: change) { wake(topic) }
     }
 
+    /// A revoked OAuth grant: the calls its tokens parked end with `401`, as a deleted key's
+    /// do. Called after the revocation's write; answered from the loop's `wake` phase, after
+    /// the turn's COMMIT.
+    func grantRevoked(keyID: String, grantID: String) {
+        revoke(byKey[keyID]?.filter { $0.value.principal?.grant?.grantID == grantID }, .credentialGone)
+    }
+
     /// Ends the key's calls whose wait needs a scope `key` does not hold now.
     private func revokeScopes(of key: Key) {
         guard let calls = byKey[key.id] else { return }

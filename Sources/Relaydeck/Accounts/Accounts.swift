@@ -77,6 +77,8 @@ public final class Accounts {
             // The web console's links, sessions and passkeys go at once: nothing of them is
             // kept for the purge.
             try WebSignIn.deleteAll(of: id, in: db)
+            // So do its connectors' grants, codes and tokens.
+            try OAuthGrants.deleteAll(ofAccount: id, in: db)
             try turn.record(Change(accountID: id, event: .accountDeleted, actor: .account))
         }
         store.credentials.forgetAccount(id)

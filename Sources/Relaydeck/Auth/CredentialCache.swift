@@ -33,7 +33,7 @@ public final class CredentialCache {
         entries = entries.filter { $0.value.accountID != accountID }
     }
 
-    /// Every credential that acts as the key (today its own secret).
+    /// Every credential that acts as the key: its own secret and its grants' access tokens.
     func forgetKey(_ keyID: String) {
         entries = entries.filter { $0.value.keyID != keyID }
     }
@@ -42,8 +42,20 @@ public final class CredentialCache {
     func updateKeyUse(_ keyID: String, lastUsedAt: Int64?, lastHost: String?) {
         for (hash, principal) in entries {
             guard case .key(let use) = principal, use.keyID == keyID else { continue }
-            entries[hash] = .key(KeyUse(keyID: keyID, accountID: use.accountID, lastUsedAt: lastUsedAt, lastHost: lastHost,
-                                        scopes: use.scopes))
+            entries[hash] = .key(use.with(lastUsedAt: lastUsedAt, lastHost: lastHost))
+        }
+    }
+
+    /// The access tokens of a grant revoked, or of one whose tokens changed.
+    func forgetGrant(_ grantID: String) {
+        entries = entries.filter { $0.value.grant?.grantID != grantID }
+    }
+
+    /// After `OAuthGrants.recordUse` committed.
+    func updateGrantUse(_ grantID: String, lastUsedAt: Int64) {
+        for (hash, principal) in entries {
+            guard case .key(let use) = principal, use.grant?.grantID == grantID else { continue }
+            entries[hash] = .key(use.with(grantUsedAt: lastUsedAt))
         }
     }
 

@@ -82,14 +82,16 @@ public final class Keys {
         try store.read { db in try Self.fetch(db, accountID: accountID, keyID: keyID) }
     }
 
-    /// Marks the key deleted: its secret stops working when this returns; `Purger` removes
-    /// its data afterwards.
+    /// Marks the key deleted and removes its OAuth grants: its secret and their tokens stop
+    /// working when this returns; `Purger` removes its data afterwards.
     public func delete(accountID: String, keyID: String) throws {
         let now = clock.wallMillis
         try store.write(hub: hub) { db, turn in
             guard try db.statement(SQL.markDeleted).run(.integer(now), .text(keyID), .text(accountID)) == 1 else {
                 throw DomainError.notFound("Key not found.")
             }
+            // Its connectors' grants go with it, at once (issue 24): their tokens are the key's.
+            try OAuthGrants.deleteAll(ofKey: keyID, in: db)
             try turn.record(Change(accountID: accountID, event: .keyDeleted(keyID: keyID), actor: .account))
         }
         store.credentials.forgetKey(keyID)

@@ -5,8 +5,11 @@ import SQLite
 /// batches so that no request waits behind it: closed tasks 90 days after their last
 /// update (with `task.deleted`), questions 90 days after they closed, inbox items 7 days
 /// unread or 24 hours after they were read, activity entries after 7 days, the list
-/// cursors' notes of moved tasks after 24 hours, and the web console's sessions 30 days
-/// unused and its login links once expired (already refused then; here their rows go).
+/// cursors' notes of moved tasks after 24 hours, the web console's sessions 30 days
+/// unused and its login links once expired (already refused then; here their rows go), and
+/// OAuth's rows once they can do nothing: expired tokens and codes (a traded code an hour
+/// later, `OAuthGrants.usedCodeKeptMillis`), grants left without a token that works, and
+/// clients with no grant that nothing used for 30 days.
 public final class Retention {
     public static let day: Int64 = 86_400_000
     public static let closedTasks = 90 * day
@@ -47,6 +50,11 @@ public final class Retention {
             deleted += try db.statement(SQL.deleteMoves).run(.integer(now - Self.taskMoves), limit)
             deleted += try db.statement(SQL.deleteIdleSessions).run(.integer(now - WebSignIn.sessionIdleMillis), limit)
             deleted += try db.statement(SQL.deleteExpiredLinks).run(.integer(now), limit)
+            deleted += try db.statement(SQL.deleteExpiredAccessTokens).run(.integer(now), limit)
+            deleted += try db.statement(SQL.deleteExpiredRefreshTokens).run(.integer(now), limit)
+            deleted += try db.statement(SQL.deleteExpiredCodes).run(.integer(now - OAuthGrants.usedCodeKeptMillis), limit)
+            deleted += try db.statement(SQL.deleteDeadGrants).run(.integer(now), limit)
+            deleted += try db.statement(SQL.deleteIdleClients).run(.integer(now - OAuthClients.idleMillis), limit)
             return deleted > 0
         }
     }
@@ -97,7 +105,32 @@ public final class Retention {
         static let deleteExpiredLinks = """
             DELETE FROM web_login_links WHERE rowid IN (SELECT rowid FROM web_login_links WHERE expires_at <= ?1 LIMIT ?2)
             """
+        static let deleteExpiredAccessTokens = """
+            DELETE FROM oauth_access_tokens WHERE token_hash IN \
+            (SELECT token_hash FROM oauth_access_tokens WHERE expires_at <= ?1 LIMIT ?2)
+            """
+        static let deleteExpiredRefreshTokens = """
+            DELETE FROM oauth_refresh_tokens WHERE token_hash IN \
+            (SELECT token_hash FROM oauth_refresh_tokens WHERE expires_at <= ?1 LIMIT ?2)
+            """
+        static let deleteExpiredCodes = """
+            DELETE FROM oauth_codes WHERE code_hash IN (SELECT code_hash FROM oauth_codes WHERE expires_at <= ?1 LIMIT ?2)
+            """
+        /// A grant is alive while it has a refresh token not traded yet, or an access token,
+        /// that has not expired; one without either can never be used again.
+        static let deleteDeadGrants = """
+            DELETE FROM oauth_grants WHERE id IN (SELECT g.id FROM oauth_grants g \
+            WHERE NOT EXISTS (SELECT 1 FROM oauth_refresh_tokens r WHERE r.grant_id = g.id AND r.used_at IS NULL \
+            AND r.expires_at > ?1) \
+            AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens t WHERE t.grant_id = g.id AND t.expires_at > ?1) LIMIT ?2)
+            """
+        static let deleteIdleClients = """
+            DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c WHERE c.last_used_at <= ?1 \
+            AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) LIMIT ?2)
+            """
         static let all = [expiredTasks, deleteQuestions,
-                          deleteUnread, deleteRead, deleteActivity, deleteMoves, deleteIdleSessions, deleteExpiredLinks]
+                          deleteUnread, deleteRead, deleteActivity, deleteMoves, deleteIdleSessions, deleteExpiredLinks,
+                          deleteExpiredAccessTokens, deleteExpiredRefreshTokens, deleteExpiredCodes, deleteDeadGrants,
+                          deleteIdleClients]
     }
 }

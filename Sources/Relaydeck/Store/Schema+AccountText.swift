@@ -1,4 +1,4 @@
-// Migration 13: the storage quota's count kept per account as well as per key.
+// Migration 14: the storage quota's count kept per account as well as per key.
 //
 // `StorageQuota.admit` runs in every write that adds text (each task creation, each answer,
 // each message) and summed `keys.text_bytes` over the account's keys: 20 key rows and their

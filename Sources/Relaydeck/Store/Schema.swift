@@ -443,11 +443,82 @@ public enum Schema {
         Migration(version: 12, name: "key scopes", sql: """
             ALTER TABLE keys ADD COLUMN scopes INTEGER NOT NULL DEFAULT 63 CHECK (scopes BETWEEN 1 AND 63);
             """),
+        // OAuth 2.1 for connectors (issue 24): the clients (registered by RFC 7591, or known by
+        // their metadata document's URL), the grants (one consent: a connector acting as one
+        // key with some scopes), the codes of consents not traded yet, and the tokens. Every
+        // bearer secret (code, access token, refresh token, client secret) is kept as its
+        // SHA-256 only. A used code and a rotated refresh token stay until they expire, so a
+        // second use is recognized and revokes the grant (OAuth 2.1, 4.1.2 and 4.3.1).
+        Migration(version: 13, name: "oauth", sql: """
+            CREATE TABLE oauth_clients (
+                -- The client_id: `mcpc_...` for a registered client, the document's https URL
+                -- for a metadata document.
+                id TEXT PRIMARY KEY,
+                kind TEXT NOT NULL CHECK (kind IN ('registered', 'document')),
+                name TEXT NOT NULL,
+                -- The exact redirect URIs, one per line (a URI has no raw line break).
+                redirect_uris TEXT NOT NULL,
+                auth_method TEXT NOT NULL CHECK (auth_method IN ('none', 'client_secret_post', 'client_secret_basic')),
+                secret_hash BLOB,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER NOT NULL,
+                -- A metadata document's: until when the copy kept here may be used.
+                document_expires_at INTEGER,
+                CHECK ((auth_method = 'none') = (secret_hash IS NULL))
+            ) STRICT;
+            CREATE INDEX oauth_clients_idle ON oauth_clients(last_used_at);
+            CREATE TABLE oauth_grants (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                client_name TEXT NOT NULL,
+                scopes INTEGER NOT NULL CHECK (scopes BETWEEN 1 AND 63),
+                resource TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER
+            ) STRICT;
+            CREATE INDEX oauth_grants_by_key ON oauth_grants(key_id);
+            CREATE INDEX oauth_grants_by_account ON oauth_grants(account_id);
+            CREATE INDEX oauth_grants_by_client ON oauth_grants(client_id);
+            CREATE TABLE oauth_codes (
+                code_hash BLOB PRIMARY KEY,
+                client_id TEXT NOT NULL,
+                account_id TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                scopes INTEGER NOT NULL CHECK (scopes BETWEEN 1 AND 63),
+                redirect_uri TEXT NOT NULL,
+                code_challenge TEXT NOT NULL,
+                resource TEXT NOT NULL,
+                expires_at INTEGER NOT NULL,
+                -- Set once traded: the grant a second use revokes.
+                grant_id TEXT
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX oauth_codes_by_expiry ON oauth_codes(expires_at);
+            CREATE TABLE oauth_access_tokens (
+                token_hash BLOB PRIMARY KEY,
+                grant_id TEXT NOT NULL,
+                scopes INTEGER NOT NULL CHECK (scopes BETWEEN 1 AND 63),
+                expires_at INTEGER NOT NULL
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX oauth_access_tokens_by_grant ON oauth_access_tokens(grant_id);
+            CREATE INDEX oauth_access_tokens_by_expiry ON oauth_access_tokens(expires_at);
+            CREATE TABLE oauth_refresh_tokens (
+                token_hash BLOB PRIMARY KEY,
+                grant_id TEXT NOT NULL,
+                scopes INTEGER NOT NULL CHECK (scopes BETWEEN 1 AND 63),
+                expires_at INTEGER NOT NULL,
+                -- Set when traded for new tokens: a later use is a stolen copy's.
+                used_at INTEGER
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX oauth_refresh_tokens_by_grant ON oauth_refresh_tokens(grant_id);
+            CREATE INDEX oauth_refresh_tokens_by_expiry ON oauth_refresh_tokens(expires_at);
+            """),
         // The storage quota read one row: the account's text, kept by the same triggers as the
         // keys' (`Schema+AccountText.swift`), instead of a sum over the account's key rows
         // (32,000 instructions of each task creation). The first statement carries what the
         // keys count now, deleted keys not purged yet included, as the sum did.
-        Migration(version: 13, name: "text bytes per account", sql: accountTextMigration),
+        Migration(version: 14, name: "text bytes per account", sql: accountTextMigration),
         // `tasks_closed` was meant for the closed-task cap's "oldest closed task of the key"
         // (`TaskSQL.oldestClosed`), but with `status` between the key and the time it cannot
         // give both statuses in time order, and the planner reads that query through
@@ -455,7 +526,7 @@ public enum Schema {
         // the first closed one; `TaskQueryPlanTests` holds every plan). No query used it, and
         // every task that closed, reopened or changed while closed moved an entry in it: a
         // page per key at each COMMIT, 17,000 instructions of a closing `PATCH`.
-        Migration(version: 14, name: "no index of closed tasks by key", sql: """
+        Migration(version: 15, name: "no index of closed tasks by key", sql: """
             DROP INDEX tasks_closed;
             """),
     ]

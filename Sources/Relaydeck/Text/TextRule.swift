@@ -115,6 +115,9 @@ extension TextRule {
     public static let passkeyName = TextRule(characters: 1...40, bytes: 160)
     /// A Web Push subscription's name ("Firefox on the laptop"), issue 21.
     public static let webPushLabel = TextRule(characters: 1...64, bytes: 256)
+    /// An OAuth client's name (RFC 7591 `client_name`), shown on the consent page and in the
+    /// activity log (issue 24).
+    public static let clientName = TextRule(characters: 1...100, bytes: 400)
     /// Question `prompt`.
     public static let questionPrompt = TextRule(characters: 1...300, bytes: 1_200)
     /// One question option.

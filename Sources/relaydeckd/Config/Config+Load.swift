@@ -82,6 +82,8 @@ extension ConfigReader {
         config.webPushAllowPrivateHosts = try choice("WEB_PUSH_ALLOW_PRIVATE_HOSTS", ["true", "false"], default: "false") == "true"
         config.webPushSubject = try webPushSubject()
         config.webPushCAFile = try file("WEB_PUSH_CA_FILE", containing: "-----BEGIN CERTIFICATE-----", what: "PEM certificate")
+        config.oauthAllowPrivateHosts = try choice("OAUTH_ALLOW_PRIVATE_HOSTS", ["true", "false"], default: "false") == "true"
+        config.oauthCAFile = try file("OAUTH_CA_FILE", containing: "-----BEGIN CERTIFICATE-----", what: "PEM certificate")
         config.appTOTPSecret = try totpSecret()
         config.appAttestAppIDs = try appAttestAppIDs()
         if config.appAttestAppIDs.isEmpty {

@@ -23,6 +23,8 @@ extension Config: CustomStringConvertible, CustomReflectable {
             ("WEB_PUSH_ALLOW_PRIVATE_HOSTS", webPushAllowPrivateHosts ? "true" : "false"),
             ("WEB_PUSH_SUBJECT", webPushSubject ?? "(\(webPushContact))"),
             ("WEB_PUSH_CA_FILE", webPushCAFile ?? "(system)"),
+            ("OAUTH_ALLOW_PRIVATE_HOSTS", oauthAllowPrivateHosts ? "true" : "false"),
+            ("OAUTH_CA_FILE", oauthCAFile ?? "(system)"),
             ("ACCOUNT_STORAGE_LIMIT", ConfigSyntax.byteText(accountStorageLimit)),
             ("TRUSTED_PROXIES", trustedProxies.isEmpty ? "(none)" : trustedProxies.map(\.description).joined(separator: ",")),
             ("APP_TOTP_SECRET", appTOTPSecret == nil ? "(off)" : "(set)"),

@@ -85,6 +85,11 @@ struct Config: Sendable {
     var webPushSubject: String?
     /// `WEB_PUSH_CA_FILE`: a PEM file of extra trusted CAs for push services (tests' mock).
     var webPushCAFile: String?
+    /// `OAUTH_ALLOW_PRIVATE_HOSTS` (`true`/`false`, default false): OAuth client metadata
+    /// documents may be fetched from this machine or its networks.
+    var oauthAllowPrivateHosts = false
+    /// `OAUTH_CA_FILE`: a PEM file of extra trusted CAs for client metadata documents (tests).
+    var oauthCAFile: String?
 
     /// The VAPID `sub`: `WEB_PUSH_SUBJECT`, else `PUBLIC_URL` when it is an `https:` URL, else
     /// a placeholder address. RFC 8292 asks for a `mailto:` or `https:` URI, and push services

@@ -13,10 +13,11 @@ import Testing
     func theNumbersAreTheContracts() {
         let rates = Limits.Rate.allCases.map { "\($0.name) \($0.count)/\($0.period == .minute ? "min" : "h")" }
         #expect(rates == ["requests 600/min", "accounts 20/h", "challenges 20/h", "messages 60/h", "notify_user 30/h",
-                          "web_sign_in 20/min", "web_challenges 60/min", "web_push_tests 5/min"])
+                          "web_sign_in 20/min", "web_challenges 60/min", "web_push_tests 5/min",
+                          "oauth_registrations 20/h"])
         #expect(Limits.waitingCallsPerKey == 32 && Limits.waitingCallsPerAccount == 64 && Limits.eventStreamsPerAccount == 16)
         #expect(EventStreams.maxPerAccount == Limits.eventStreamsPerAccount)
-        #expect(Limits.counts.map(\.value) == [20, 20, 1_000, 5_000, 20, 200, 200])
+        #expect(Limits.counts.map(\.value) == [20, 20, 1_000, 5_000, 20, 200, 200, 20, 10])
         #expect(Set(Limits.Rate.allCases.map(\.name)).count == Limits.Rate.allCases.count)
         #expect(Limits.waitSeconds == 0...50 && QuestionRoutes.waitRange == Limits.waitSeconds)
         let pages = [Limits.inboxPage, Limits.tasksPage, Limits.activityPage].map { "\($0.sizes) (\($0.defaultSize))" }
@@ -49,7 +50,7 @@ import Testing
         configuration.accountsPerHour = 8
         configuration.challengesPerHour = 9
         let counts = Limits.Rate.allCases.map { $0.count(in: configuration) }
-        #expect(counts == [7, 8, 9, 60, 30, 20, 60, 5])
+        #expect(counts == [7, 8, 9, 60, 30, 20, 60, 5, 20])
         #expect(Limits.Rate.allCases.compactMap(\.setting) == ["RATE_LIMIT_REQUESTS_PER_MINUTE", "RATE_LIMIT_ACCOUNTS_PER_HOUR",
                                                                "RATE_LIMIT_CHALLENGES_PER_HOUR"])
     }
@@ -125,7 +126,8 @@ import Testing
             #expect(refusal.message.contains(TextRules.grouped(count.value)), "\(count.name): \(refusal.message)")
         }
         #expect(Limits.counts.filter { $0.refusal != nil }.map(\.name)
-            == ["keys for each account", "devices for each account", "open tasks for each key", "pending questions for each key"])
+            == ["keys for each account", "devices for each account", "open tasks for each key", "pending questions for each key",
+                "connector grants for each key"])
     }
 
     /// The tool list writes its ranges as schema text (part of MCP's own files): it must say

@@ -14,20 +14,22 @@ final class APIServer {
     let loopback: LoopbackServer
     let store: Store
     let handler: APIHandler
+    let services: Services
     /// Every record the after-response hook got, in order.
     private(set) var records: [RequestRecord] = []
 
     /// `storePath` nil: in memory. The store never waits in SQLite's busy handler, as in the
     /// server.
-    init(storePath: String? = nil, extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
+    init(storePath: String? = nil, configuration: APIConfiguration = APIConfiguration(),
+         extraGroups: @escaping (APIContext) -> [any RouteGroup] = { _ in [] }) throws {
         var options = Database.Options()
         options.busyTimeoutMillis = 0
         store = Store(path: storePath ?? ":memory:", options: options, clock: wall)
         _ = try store.open()
         let clock = ManualClock()
         let loop = try EventLoop(clock: clock)
-        let services = Services(store: store, clock: wall, random: SeededRandom())
-        handler = APIHandler(services: services, configuration: APIConfiguration(), loop: loop, extraGroups: extraGroups)
+        services = Services(store: store, clock: wall, random: SeededRandom())
+        handler = APIHandler(services: services, configuration: configuration, loop: loop, extraGroups: extraGroups)
         loopback = try LoopbackServer(loop: loop, clock: clock, handler: handler)
         handler.afterResponse = { [unowned self] record in records.append(record) }
     }

@@ -36,7 +36,7 @@ final class TestStore {
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
         inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
         tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
-        authenticator = Authenticator(store: store)
+        authenticator = Authenticator(store: store, clock: clock)
         let opened = try store.open()
         #expect(opened)
         hub.subscribe { [unowned self] change in changes.append(change) }

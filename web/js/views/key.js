@@ -1,5 +1,5 @@
-// One key: its scopes, send a message, read its inbox (the 50 newest items with their read
-// state), and its activity log a page at a time. The log has no event: it loads on open and
+// One key: its scopes, the connectors that act as it (OAuth grants), send a message, read its
+// inbox (the 50 newest items with their read state), and its activity log a page at a time. The log has no event: it loads on open and
 // on request.
 
 import { api, enc, query } from "../api.js";
@@ -76,11 +76,16 @@ export function mount(main, params, { store }) {
       fields.element, error, h("div", { class: "row" }, save));
   };
 
+  const grants = h("ul", { class: "list", "aria-label": "Connectors" });
   replace(main,
     h("p", null, h("a", { href: "#/keys" }, "← All keys")),
     heading, info,
     h("section", { class: "card", "aria-labelledby": "key-scopes" },
       h("h2", { id: "key-scopes" }, "Scopes"), scopesBody),
+    h("section", { class: "card", "aria-labelledby": "key-grants" },
+      h("h2", { id: "key-grants" }, "Connectors"),
+      h("p", { class: "small muted" }, "Applications you allowed to act as this key (claude.ai, ChatGPT and other connectors). Each may do what both you allowed it and the key's scopes allow. Removing one signs it out at once."),
+      grants),
     h("section", { class: "card", "aria-labelledby": "key-message" },
       h("h2", { id: "key-message" }, "Send a message"),
       messageForm(store, id, { onSent: () => loadInbox() })),
@@ -99,6 +104,37 @@ export function mount(main, params, { store }) {
       h("div", { class: "row" }, activityMore)));
   renderInfo();
   renderScopes();
+
+  async function loadGrants() {
+    try {
+      const result = await api("GET", `/v1/keys/${enc(id)}/grants`);
+      replace(grants, result.grants.length ? result.grants.map(grantItem) : h("li", { class: "muted" }, "No application acts as this key."));
+    } catch (error) {
+      if (error.status !== 404) showError(error);
+    }
+  }
+
+  function grantItem(grant) {
+    const remove = h("button", { type: "button", class: "danger" }, "Remove");
+    remove.setAttribute("aria-label", `Remove ${grant.client_name}`);
+    remove.addEventListener("click", async () => {
+      remove.disabled = true;
+      try {
+        await api("DELETE", `/v1/keys/${enc(id)}/grants/${enc(grant.id)}`);
+        announce(`${grant.client_name} removed: it is signed out.`);
+        loadGrants();
+      } catch (error) {
+        remove.disabled = false;
+        showError(error);
+      }
+    });
+    return h("li", { class: "card grant" },
+      h("div", { class: "row spread" }, h("strong", null, grant.client_name), remove),
+      h("div", { class: "meta" },
+        h("span", null, "Allowed ", timeElement(grant.created_at)),
+        h("span", null, "Last used ", timeElement(grant.last_used_at)),
+        h("span", null, grant.scopes.join(", "))));
+  }
 
   async function loadInbox() {
     try {
@@ -155,6 +191,7 @@ export function mount(main, params, { store }) {
       h("td", { role: "cell" }, copyButton(() => JSON.stringify(entry), "Copy", null, `Copy the entry ${entry.action} of ${formatDate(entry.at)}`)));
   }
 
+  loadGrants();
   loadInbox();
   loadActivity(true);
   return store.on((name, data) => {

@@ -23,6 +23,10 @@ export function mount(main, params, { store }) {
   let tasks = [];
   let cursor = null;
   let generation = 0;
+  // A refetch of everything (after the event stream's `ready`) that came while "Load more"
+  // was on its way waits for it, so the page the person asked for is not thrown away.
+  let loadingMore = false;
+  let refreshWaits = false;
 
   const statusSelect = select("filter-status", STATUS_FILTERS, filters.status);
   const keySelect = h("select", { id: "filter-key" });
@@ -62,12 +66,15 @@ export function mount(main, params, { store }) {
     summary.textContent = `${tasks.length} ${tasks.length === 1 ? "task" : "tasks"} shown${cursor ? ", more available" : ""}.`;
   };
 
-  async function load(fresh) {
+  /** `keep`: on a refetch, at least as many tasks as were shown (the pages loaded so far). */
+  async function load(fresh, keep = 0) {
     const mine = fresh ? ++generation : generation;
     if (fresh) { tasks = []; cursor = null; list.setAttribute("aria-busy", "true"); }
+    else loadingMore = true;
     more.disabled = true;
+    const limit = fresh ? Math.min(500, Math.max(50, keep)) : 50;
     try {
-      const page = await api("GET", `/v1/tasks${query({ ...filters, limit: 50, cursor: fresh ? null : cursor })}`);
+      const page = await api("GET", `/v1/tasks${query({ ...filters, limit, cursor: fresh ? null : cursor })}`);
       if (mine !== generation) return;
       const known = new Set(tasks.map((t) => t.id));
       const before = tasks.length;
@@ -76,13 +83,23 @@ export function mount(main, params, { store }) {
       render();
       if (!fresh) {
         announce(`${page.tasks.length} more tasks loaded.`);
-        // The button went away with the last page: the focus moves to the first new task.
-        if (!cursor && tasks[before]) list.querySelector(`[data-key="${CSS.escape(tasks[before].id)}"] a`)?.focus();
+        // The button went away with the last page, and the focus with it: it moves to the
+        // first new task; when the live events had already brought every task of the page
+        // (a change to an older task lists it at once), to the page's first task; with an
+        // empty page, to the list's last task.
+        if (!cursor) {
+          const target = tasks[before] ?? page.tasks.find((t) => known.has(t.id)) ?? tasks[tasks.length - 1];
+          if (target) list.querySelector(`[data-key="${CSS.escape(target.id)}"] a`)?.focus();
+        }
       }
     } catch (error) {
       showError(error);
     } finally {
       more.disabled = false;
+      if (!fresh) {
+        loadingMore = false;
+        if (refreshWaits) { refreshWaits = false; load(true, tasks.length); }
+      }
     }
   }
 
@@ -100,7 +117,12 @@ export function mount(main, params, { store }) {
   load(true);
 
   return store.on((name, data) => {
-    if (name === "refreshed") { fillKeys(); load(true); return; }
+    if (name === "refreshed") {
+      fillKeys();
+      if (loadingMore) refreshWaits = true;
+      else load(true, tasks.length);
+      return;
+    }
     if (name.startsWith("key.")) { fillKeys(); render(); return; }
     if (name === "task.created" || name === "task.updated") {
       const index = tasks.findIndex((t) => t.id === data.task.id);

@@ -21,6 +21,12 @@ final class KeyRoutes: RouteGroup {
                 Endpoint(.patch, body: true, .account { [self] call, account in try update(&call, account) }),
                 Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
             ]),
+            Route("/v1/keys/{key_id}/grants", [
+                Endpoint(.get, .account { [self] call, account in try grants(call, account) }),
+            ]),
+            Route("/v1/keys/{key_id}/grants/{grant_id}", [
+                Endpoint(.delete, .account { [self] call, account in try removeGrant(call, account) }),
+            ]),
         ]
     }
 }
