@@ -26,6 +26,10 @@ let package = Package(
     targets: [
         // C: module maps and shim headers only.
         .target(name: "CLinux"),
+        // The WAL writer: a VFS over SQLite's default that writes a commit's WAL frames with
+        // one system call (`Sources/CSQLiteVFS/CSQLiteVFS.c`). C, because a VFS is a table of
+        // C callbacks; SQLite itself comes with the SQLite target's archive.
+        .target(name: "CSQLiteVFS"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
@@ -35,7 +39,7 @@ let package = Package(
         .target(name: "Logging", dependencies: ["Clock"], swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["Clock", "CLinux", "Logging"], swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
-        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
+        .target(name: "SQLite", dependencies: ["CSQLite", "CSQLiteVFS"], swiftSettings: strict, linkerSettings: staticArchives("sqlite3")),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CLinux"], swiftSettings: strict, linkerSettings: staticArchives("ssl", "crypto")),
         // App integrity (`app-integrity.md`): CBOR and App Attest verification, X.509 through
         // OpenSSL; knows nothing of HTTP. OpenSSL's archives come with Crypto.
@@ -91,7 +95,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["TestSupport", "EventLoop", "CLinux"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["TestSupport", "HTTPTestSupport", "HTTP", "Transports", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock"], swiftSettings: strict),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Clock", "CSQLiteVFS"], swiftSettings: strict),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strict),
         .testTarget(name: "WebPushTests", dependencies: ["TestSupport", "WebPush", "HTTPClient", "Crypto", "Clock", "EventLoop", "JSON", "TLS"], swiftSettings: strict),
         .testTarget(name: "AppIntegrityTests", dependencies: ["TestSupport", "WebAuthnTestSupport", "AppIntegrity", "Crypto"], swiftSettings: strict),

@@ -35,6 +35,7 @@ all but push-devices. Output: stdout and bench/results/cost.md (cost-callgrind.m
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -204,8 +205,10 @@ DEFAULT_ROWS = ["health", "task-get", "task-write", "mcp"]
 # --- measuring ------------------------------------------------------------------------------
 
 def stripped_binary() -> Path:
-    """The release binary without its debug sections, for valgrind (see the top)."""
-    target = ROOT / ".build/cost/relaydeckd-nodebug"
+    """The release binary without its debug sections, for valgrind (see the top): one copy per
+    binary (`RELAYDECKD` may name an earlier build), made again when the binary is newer."""
+    tag = hashlib.sha256(str(BINARY.resolve()).encode()).hexdigest()[:12]
+    target = ROOT / f".build/cost/relaydeckd-nodebug-{tag}"
     if not target.exists() or target.stat().st_mtime < BINARY.stat().st_mtime:
         target.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run(["strip", "--strip-debug", "-o", str(target), str(BINARY)], check=True)

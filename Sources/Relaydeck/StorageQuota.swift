@@ -8,9 +8,10 @@ import SQLite
 ///
 /// The count is kept, never scanned: migration 8 gives each key a `text_bytes` that
 /// triggers move with every insert, change and delete of those rows, in the write's own
-/// transaction, whoever makes it (a request, the purge, retention, the closed-task cap).
-/// The account's use is the sum over its keys, deleted ones included until the purge has
-/// removed their rows (their text is still on disk).
+/// transaction, whoever makes it (a request, the purge, retention, the closed-task cap);
+/// migration 14 makes the same triggers move the account's `text_bytes` too, which is the
+/// account's use: one row read per check. It counts the rows of deleted keys until the purge
+/// has removed them (their text is still on disk), as the sum over the keys did.
 ///
 /// Only a write that grows the account's text is refused, and only by what it adds itself;
 /// a write that keeps or shrinks it always passes, so a full account can always make room
@@ -65,6 +66,8 @@ public struct StorageQuota: Sendable, Equatable {
     }
 
     enum SQL {
-        static let used = "SELECT coalesce(sum(text_bytes), 0) AS used FROM keys WHERE account_id = ?"
+        /// One row (migration 14). The sum over the account's keys it replaces read 20 rows:
+        /// 32,000 instructions of a task creation, against about 3,000 for this.
+        static let used = "SELECT text_bytes AS used FROM accounts WHERE id = ?"
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteVFS
 
 extension Database {
     /// How BEGIN takes its locks. The server writes with `.immediate`: the write lock is
@@ -49,6 +50,9 @@ extension Database {
             result = try body()
             guard isInTransaction else { throw Self.rolledBack() }
             try statement("COMMIT").run()
+            // The WAL writer (`CSQLiteVFS`) wrote every frame of the COMMIT before it
+            // returned: the tests' builds check it at each one.
+            assert(relaydeck_wal_writer_pending_bytes() == 0, "a COMMIT left WAL bytes unwritten")
         } catch {
             rollBack()
             throw error
@@ -78,6 +82,9 @@ extension Database {
         do throws(SQLiteError) {
             guard isInTransaction else { throw Self.rolledBack() }
             try statement("COMMIT").run()
+            // The WAL writer (`CSQLiteVFS`) wrote every frame of the COMMIT before it
+            // returned: the tests' builds check it at each one.
+            assert(relaydeck_wal_writer_pending_bytes() == 0, "a COMMIT left WAL bytes unwritten")
         } catch {
             rollBack()
             throw error

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteVFS
 
 /// Process-wide SQLite configuration, applied once before the first connection opens.
 enum SQLiteLibrary {
@@ -17,10 +18,15 @@ enum SQLiteLibrary {
     /// If something in the process already initialized SQLite, the config calls fail with
     /// SQLITE_MISUSE and the library keeps its defaults (serialized), which is slower but
     /// correct; that is why their results are ignored.
+    ///
+    /// Then the WAL writer becomes the default VFS (`CSQLiteVFS`): each commit's WAL frames
+    /// in one write system call. Should it fail, the default VFS stays (as slow, as correct).
     static let setUp: Int32 = {
         _ = relaydeck_sqlite_config_multi_thread()
         _ = relaydeck_sqlite_config_memstatus(0)
-        return sqlite3_initialize()
+        let rc = sqlite3_initialize()
+        if rc == SQLITE_OK { _ = relaydeck_wal_writer_register() }
+        return rc
     }()
 
     /// The version of the linked library, for example "3.40.1".

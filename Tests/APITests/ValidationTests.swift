@@ -23,6 +23,9 @@ import Testing
         (#"{"label": "a", "label": "b"}"#, [("label", "Appears more than once.")]),
         (#"{"zeta": 1, "label": 2, "alpha": 3}"#, [("alpha", "Unknown field."), ("label", "Must be a string."), ("zeta", "Unknown field.")]),
         (#"{"b": 1, "a": 2, "b": 3}"#, [("a", "Unknown field."), ("b", "Appears more than once."), ("label", "Required.")]),
+        (#"{"label": "a", "label": "b", "label": "c"}"#, [("label", "Appears more than once.")]),
+        // Past `FieldReader.fewMembers` the repeats are found by hashing: the same answer.
+        manyFieldsWithARepeat,
     ])
     func createKeyNamesEveryBadField(body: String, fields: [(String, String)]) throws {
         let api = try APIHarness()
@@ -32,6 +35,16 @@ import Testing
         #expect(answer.headers == ["Content-Type: application/json"])
         #expect(answer.text == validationBody(fields))
         #expect(try api.send("GET", "/v1/keys", [bearer(token)]).text == #"{"keys":[]}"#)
+    }
+
+    /// 17 unknown fields (`f01` ...) and `b` three times: more than `FieldReader.fewMembers`.
+    static var manyFieldsWithARepeat: (String, [(String, String)]) {
+        let names: [String] = (1...17).map { number in number < 10 ? "f0\(number)" : "f\(number)" }
+        let body = "{" + names.map { name in "\"\(name)\": 0, " }.joined() + #""b": 1, "b": 2, "b": 3}"#
+        var fields: [(String, String)] = [("b", "Appears more than once.")]
+        fields += names.map { name in (name, "Unknown field.") }
+        fields.append(("label", "Required."))
+        return (body, fields)
     }
 
     @Test func aFortyCharacterLabelIsAccepted() throws {

@@ -21,6 +21,13 @@ import Testing
         #expect(id == "acc_7" + String(repeating: "z", count: 25))
     }
 
+    /// The random bytes follow the time in the order drawn: time 1,760,000,000,123 and the
+    /// bytes 1 to 10 (the digits worked out apart, from the 16 bytes as one number).
+    @Test func theRandomBytesFollowTheTimeInTheOrderDrawn() {
+        let id = Identifier.make("tsk_", millis: 1_760_000_000_123, random: ScriptedRandom(Array(1...10)))
+        #expect(id == "tsk_01k742sg3v041061050r3gg28a")
+    }
+
     /// The ULID reference's example, `ulid(1469918176385)` = `01ARYZ6S41TSV4RRFFQ69G5FAV`:
     /// the same ten time characters, lowercased.
     @Test func timeDigitsMatchTheULIDLayout() {

@@ -18,7 +18,7 @@ import Testing
         Devices.SQL.get, Devices.SQL.list, Devices.SQL.exists, Devices.SQL.count, Devices.SQL.releaseToken,
         Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities,
         LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
-        ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage,
+        ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage, ActivityLog.SQL.newestKept,
         Retention.SQL.deleteActivity, TaskSQL.bumpSeq, TaskSQL.currentSeq, TaskSQL.moveCount,
         TaskSQL.unchanged(byKey: true), TaskSQL.unchanged(byKey: false), TaskSQL.moved,
         WebSignIn.SQL.insertLink, WebSignIn.SQL.selectLink, WebSignIn.SQL.deleteLink, WebSignIn.SQL.deleteExpiredLinks,

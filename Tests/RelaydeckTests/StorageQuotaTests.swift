@@ -31,6 +31,15 @@ import Testing
         }
     }
 
+    /// The sum of the account's keys' counts (migration 8), deleted keys included: what the
+    /// account's own count (migration 14) must always equal.
+    func keysSum(_ accountID: String? = nil) throws -> Int {
+        try test.store.read { db in
+            try db.firstRow("SELECT coalesce(sum(text_bytes), 0) AS bytes FROM keys WHERE account_id = ?",
+                            [.text(accountID ?? account.id)]) { try $0.int("bytes") } ?? -1
+        }
+    }
+
     /// The text of the account counted the slow way: what the kept count must always equal.
     func scanned() throws -> Int {
         try test.store.read { db in
@@ -102,7 +111,7 @@ import Testing
         let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
         while try retention.step() {}
         #expect(try test.rowCount("tasks") + test.rowCount("questions") + test.rowCount("inbox_items") == 0)
-        #expect(try used == 0)
+        #expect(try used == 0 && keysSum() == 0)
         _ = task
 
         // The cap: the 5,001st closed task removes the oldest, and its text.
@@ -113,7 +122,7 @@ import Testing
         test.clock.advance(millis: 1)
         _ = try test.tasks.create(agent(), keyID: nil, NewTask(title: title("Second"), status: .done), host: nil)
         #expect(try test.rowCount("tasks") == 1)
-        #expect(try used == 6)
+        #expect(try used == 6 && keysSum() == 6 && scanned() == 6)
     }
 
     @Test func aDeletedKeysTextCountsUntilThePurgeHasRemovedIt() throws {
@@ -125,11 +134,24 @@ import Testing
         try test.keys.delete(accountID: account.id, keyID: keys[1].id)
         #expect(try used == 22)
         let purger = Purger(store: test.store)
-        while try purger.step() {}
-        #expect(try used == 7)
+        // One step at a time: the account's count follows every batch the purge deletes.
+        while try purger.step() {
+            #expect(try used == keysSum())
+        }
+        #expect(try used == 7 && keysSum() == 7)
         try test.accounts.delete(account.id)
         while try purger.step() {}
         #expect(try used == 0 && test.rowCount("keys") == 0)
+    }
+
+    @Test func anotherAccountsWritesLeaveTheCountAlone() throws {
+        let (other, _, otherKeys) = try test.account(withKeys: 1)
+        let task = try test.tasks.create(test.agent(otherKeys[0].key), keyID: nil, NewTask(title: title("Elsewhere")), host: nil)
+        _ = try test.tasks.update(test.agent(otherKeys[0].key), taskID: task.id, TaskPatch(description: description("More")))
+        #expect(try used == 0)
+        let theirs = try test.store.read { db in try StorageQuota.used(db, accountID: other.id) }
+        let theirKeys = try keysSum(other.id)
+        #expect(theirs == 9 + 4 && theirKeys == theirs)
     }
 
     @Test func aWriteThatWouldPassTheLimitIsAConflictAndWritesNothing() throws {
@@ -210,6 +232,7 @@ import Testing
             test.clock.advance(millis: 1)
         }
         #expect(try used == scanned() && used > 0)
+        #expect(try used == keysSum())
     }
 
     @Test func theUpgradeCountsTheTextAFileAlreadyHolds() throws {
@@ -243,6 +266,50 @@ import Testing
         // key_1: "Café" 5, "two words" 9, "note" 4, "Ship?" 5, the options 12, "Yes" 3; key_2: "x" 1, "Yes ✓" 7.
         #expect(perKey == ["key_1=38", "key_2=8", "key_3=0"])
         #expect(try store.read { db in try StorageQuota.used(db, accountID: "acc_1") } == 46)
+        #expect(try store.read { db in try StorageQuota.used(db, accountID: "acc_2") } == 0)
+    }
+
+    /// Migration 14 carries the keys' counts of a file to its accounts, the text of a deleted
+    /// key not purged yet included, and from there the triggers move both.
+    @Test func theAccountsCountStartsFromWhatItsKeysCountedBefore() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("twelve.db")
+        let db = try Database(path: path)
+        _ = try Migrator.migrate(db, Array(Schema.migrations.prefix(12)))
+        try db.execute("""
+            INSERT INTO accounts (id, token_hash, created_at) VALUES ('acc_1', x'01', 1), ('acc_2', x'02', 1);
+            INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at, deleted_at)
+                VALUES ('key_1', 'acc_1', 'agent', x'03', 'mck_abcd', 'wxyz', 1, NULL),
+                ('key_2', 'acc_1', 'gone', x'04', 'mck_efgh', 'wxyz', 1, 5),
+                ('key_3', 'acc_2', 'other', x'05', 'mck_ijkl', 'wxyz', 1, NULL);
+            INSERT INTO tasks (id, account_id, key_id, title, description, status, priority, notify, progress, status_note,
+                source, created_at, updated_at, created_seq, changed_seq)
+                VALUES ('tsk_1', 'acc_1', 'key_1', 'Café', 'two words', 'todo', 'low', 1, NULL, NULL, 'agent', 1, 1, 1, 1),
+                ('tsk_2', 'acc_1', 'key_2', 'left', '', 'todo', 'low', 1, NULL, NULL, 'agent', 1, 1, 2, 2),
+                ('tsk_3', 'acc_2', 'key_3', 'x', 'y', 'todo', 'low', 1, NULL, NULL, 'agent', 1, 1, 3, 3);
+            INSERT INTO inbox_items (id, account_id, key_id, kind, text, created_at)
+                VALUES ('inb_1', 'acc_1', 'key_1', 'message', 'Yes ✓', 2);
+            """)
+        db.close()
+        let store = Store(path: path)
+        defer { store.close() }
+        #expect(try store.open())
+        func used(_ account: String) throws -> Int {
+            try store.read { db in try StorageQuota.used(db, accountID: account) }
+        }
+        // acc_1: "Café" 5 + "two words" 9, "Yes ✓" 7, and the deleted key's "left" 4.
+        #expect(try used("acc_1") == 25 && used("acc_2") == 2)
+        try store.write { db in
+            try db.execute("UPDATE tasks SET description = '' WHERE id = 'tsk_1'")
+            try db.execute("DELETE FROM tasks WHERE id = 'tsk_2'")
+        }
+        #expect(try used("acc_1") == 12 && used("acc_2") == 2)
+        // A row that moves to another key and account (no statement of the server does) takes
+        // its text along, with its change of size.
+        try store.write { db in
+            try db.execute("UPDATE tasks SET key_id = 'key_3', account_id = 'acc_2', title = 'Cafés' WHERE id = 'tsk_1'")
+        }
+        #expect(try used("acc_1") == 7 && used("acc_2") == 8)
     }
 
     @Test func theLimitIsDescribedInTheLargestUnitThatDividesIt() {

@@ -1,4 +1,5 @@
-import Relaydeck
+@testable import Relaydeck
+import TestSupport
 import Testing
 
 /// A text rule counts characters as a person does, and bounds what a character may cost.
@@ -127,5 +128,36 @@ import Testing
     @Test func theBoundsAreWrittenAsTheContractWritesThem() {
         #expect(message(.taskDescription, String(repeating: "x", count: 20_001)) == "Must be 0 to 20,000 characters.")
         #expect(message(.taskDescription, String(repeating: "x", count: 80_001)) == "Must be at most 80,000 bytes of UTF-8 as sent.")
+    }
+}
+
+/// `TextRule.checkPrintableASCII`, the one-pass reading of a printable ASCII text, gives what
+/// the reading scalar by scalar gives, for every rule.
+@Suite struct TextRuleASCIITests {
+    static let rules: [TextRule] = [.keyLabel, .passkeyName, .webPushLabel, .questionPrompt, .questionOption, .typedAnswer,
+                                    .notificationTitle, .notificationBody, .taskTitle, .taskDescription, .statusNote,
+                                    .messageText]
+
+    @Test func printableASCIIReadsAsTheScalarsRead() {
+        var random = SplitMix64(seed: 20)
+        // Spaces often, in runs and at the ends; letters, digits and punctuation.
+        let pieces = [" ", " ", "  ", "a", "Z", "7", "~", "!", "-", "Write tests", "x y"]
+        var texts = ["", " ", "   ", "a", " a", "a ", " a  b ", "a  b", "Benchmark task 1234", String(repeating: "w", count: 200),
+                     String(repeating: "w", count: 201), String(repeating: " ", count: 300) + "v"]
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...12, using: &random)
+            texts.append((0..<count).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        for rule in Self.rules {
+            for text in texts where text.utf8.count <= rule.bytes {
+                let fast = rule.checkPrintableASCII(text)
+                #expect(fast == rule.checkScalars(text), "\(rule.characters) \(rule.oneLine) \(rule.trimmed): \"\(text)\"")
+            }
+        }
+    }
+
+    @Test(arguments: ["tab\there", "line\nbreak", "café", "del\u{7F}", "nul\u{0}", "\u{200B}x"])
+    func anyOtherTextIsLeftToTheScalars(text: String) {
+        #expect(TextRule.taskTitle.checkPrintableASCII(text) == nil)
     }
 }

@@ -2,8 +2,9 @@ import Clock
 import SQLite
 
 /// The activity log of each API key (`rest-api.md#activity-log`): one entry per request of the
-/// key, written after its answer; the newest 200 of a key kept; read by the account newest
-/// first, a page at a time. The 7-day expiry (`overview.md#retention`) is `Retention`'s;
+/// key, written after its answer; the newest 200 of a key kept (trimmed in steps,
+/// `ActivityTrims`; the pages show only those 200); read by the account newest first, a page
+/// at a time. The 7-day expiry (`overview.md#retention`) is `Retention`'s;
 /// until it runs, reads already leave older entries out.
 public final class ActivityLog {
     /// `overview.md#limits`: "The oldest entry is removed first."
@@ -16,6 +17,7 @@ public final class ActivityLog {
     private let store: Store
     private let clock: any Clock
     private let random: any RandomSource
+    private var trims = ActivityTrims()
 
     public init(store: Store, clock: any Clock, random: any RandomSource) {
         self.store = store
@@ -61,9 +63,9 @@ public final class ActivityLog {
                                message: message, durationMillis: durationMillis, client: client, host: host)])[0]
     }
 
-    /// Adds the entries in one transaction, then trims each key they name once. The server
-    /// gathers the entries of one loop turn here: a commit (and its WAL frames) per turn
-    /// instead of one per request of a key.
+    /// Adds the entries in one transaction, and trims the keys they name that are due
+    /// (`ActivityTrims`). The server gathers the entries of a batch here: a commit (and its
+    /// WAL frames) per batch instead of one per request of a key.
     @discardableResult
     public func appendAll(_ pending: [Pending]) throws -> [ActivityEntry] {
         let entries = pending.map { item in
@@ -74,19 +76,25 @@ public final class ActivityLog {
                 client: item.client, host: item.host)
         }
         guard !entries.isEmpty else { return [] }
-        try store.write { db in
-            var keys: Set<String> = []
-            for entry in entries {
-                try db.statement(SQL.insert).run(
-                    .text(entry.id), .text(entry.keyID), .integer(entry.at), .text(entry.surface.rawValue),
-                    .text(entry.action), .text(entry.ok ? "ok" : "error"), Self.value(entry.code),
-                    Self.value(entry.message), .integer(entry.durationMillis), Self.value(entry.client?.name),
-                    Self.value(entry.client?.version), Self.value(entry.host))
-                keys.insert(entry.keyID)
+        do {
+            try store.write { db in
+                var keys: [String: Int] = [:]
+                for entry in entries {
+                    try db.statement(SQL.insert).run(
+                        .text(entry.id), .text(entry.keyID), .integer(entry.at), .text(entry.surface.rawValue),
+                        .text(entry.action), .text(entry.ok ? "ok" : "error"), Self.value(entry.code),
+                        Self.value(entry.message), .integer(entry.durationMillis), Self.value(entry.client?.name),
+                        Self.value(entry.client?.version), Self.value(entry.host))
+                    keys[entry.keyID, default: 0] += 1
+                }
+                for (keyID, count) in keys where trims.add(count, to: keyID) {
+                    try db.statement(SQL.trim).run(.text(keyID), .integer(Int64(Self.keptPerKey)))
+                }
             }
-            for keyID in keys {
-                try db.statement(SQL.trim).run(.text(keyID), .integer(Int64(Self.keptPerKey)))
-            }
+        } catch {
+            // The trims counted were rolled back with the entries.
+            trims.forget()
+            throw error
         }
         return entries
     }
@@ -101,7 +109,12 @@ public final class ActivityLog {
         let since = clock.wallMillis - Self.keptMillis
         return try store.read { db in
             _ = try Keys.fetch(db, accountID: accountID, keyID: keyID)
-            var values: [SQLiteValue] = [.text(keyID), .integer(since)]
+            // The log may hold up to `ActivityTrims.slack` entries past the newest 200 until
+            // its next trim: the pages stop at the 200th.
+            let oldest = try db.firstRow(SQL.newestKept, [.text(keyID), .integer(Int64(Self.keptPerKey))]) { row in
+                (at: try row.int64("at"), id: try row.text("id"))
+            } ?? (at: 0, id: "")
+            var values: [SQLiteValue] = [.text(keyID), .integer(since), .integer(oldest.at), .text(oldest.id)]
             if let cursor { values += [.integer(cursor.at), .integer(cursor.at), .text(cursor.id)] }
             // One more than asked for tells whether another page follows.
             values.append(.integer(Int64(limit + 1)))
@@ -128,12 +141,19 @@ public final class ActivityLog {
             DELETE FROM activity WHERE key_id = ?1 AND (at, id) < \
             (SELECT at, id FROM activity WHERE key_id = ?1 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?2 - 1)
             """
+        /// ?1 key, ?2 how many are kept: the oldest entry the log's pages show (none when the
+        /// key has fewer).
+        static let newestKept = """
+            SELECT at, id FROM activity WHERE key_id = ?1 ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?2 - 1
+            """
+        /// Key, the 7-day cut, then the oldest entry kept (`newestKept`, or 0 and '').
         static let firstPage = """
-            SELECT \(columns) FROM activity WHERE key_id = ? AND at >= ? ORDER BY at DESC, id DESC LIMIT ?
+            SELECT \(columns) FROM activity WHERE key_id = ? AND at >= ? AND (at, id) >= (?, ?) \
+            ORDER BY at DESC, id DESC LIMIT ?
             """
         static let nextPage = """
-            SELECT \(columns) FROM activity WHERE key_id = ? AND at >= ? AND (at < ? OR (at = ? AND id < ?)) \
-            ORDER BY at DESC, id DESC LIMIT ?
+            SELECT \(columns) FROM activity WHERE key_id = ? AND at >= ? AND (at, id) >= (?, ?) \
+            AND (at < ? OR (at = ? AND id < ?)) ORDER BY at DESC, id DESC LIMIT ?
             """
     }
 }

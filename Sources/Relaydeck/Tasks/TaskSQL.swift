@@ -13,6 +13,22 @@ enum TaskSQL {
         WHERE t.id = ?1 AND t.account_id = ?2 AND (?3 IS NULL OR t.key_id = ?3)
         """
 
+    /// `get`, and the change that last moved the task in the list order (`ListSnapshots`).
+    static let getForChange = """
+        SELECT \(columns), t.changed_seq FROM tasks t JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL \
+        WHERE t.id = ?1 AND t.account_id = ?2 AND (?3 IS NULL OR t.key_id = ?3)
+        """
+
+    /// `get` for an API key's own task: the gate has just found the key live (its credential
+    /// cache is exact, `CredentialCache`), so the join that checks it is left out (the key's
+    /// row by its ID, 5,000 instructions of each task read and change of an agent).
+    static let getOfKey = """
+        SELECT \(columns) FROM tasks t WHERE t.id = ?1 AND t.account_id = ?2 AND t.key_id = ?3
+        """
+    static let getOfKeyForChange = """
+        SELECT \(columns), t.changed_seq FROM tasks t WHERE t.id = ?1 AND t.account_id = ?2 AND t.key_id = ?3
+        """
+
     /// A page is merged from two reads (see `Tasks.list`), both over the tasks of the account
     /// ?2 (or only of key ?3) with the statuses ?4 and priorities ?5 (`,a,b,` or NULL) that
     /// come before (?6, ?7) in the order of snapshot ?1, ?8 rows at most:

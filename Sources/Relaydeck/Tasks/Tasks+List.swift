@@ -43,7 +43,9 @@ extension Tasks {
             let rows = (unchanged + moved).sorted { ($0.sortAt, $0.task.id) > ($1.sortAt, $1.task.id) }.prefix(filter.limit + 1)
             let page = rows.prefix(Self.pageLength(rows.map(\.task), filter))
             guard rows.count > page.count, let last = page.last else { return (page.map(\.task), nil) }
-            return (page.map(\.task), TaskCursor(snapshot: snapshot, issuedAt: cursor?.issuedAt ?? now,
+            let issuedAt = cursor?.issuedAt ?? now
+            snapshots.handedOut(accountID: principal.accountID, snapshot: snapshot, issuedAt: issuedAt)
+            return (page.map(\.task), TaskCursor(snapshot: snapshot, issuedAt: issuedAt,
                                                  sortAt: last.sortAt, taskID: last.task.id))
         }
     }

@@ -7,7 +7,7 @@ extension Tasks {
     public func update(_ principal: Principal, taskID: String, _ patch: TaskPatch) throws -> WorkTask {
         let now = clock.wallMillis
         let task = try store.write(hub: hub) { db, turn in
-            let before = try Self.fetch(db, principal, taskID: taskID)
+            let (before, changedSeq) = try Self.fetchForChange(db, principal, taskID: taskID)
             var after = patch.applied(to: before, now: now)
             guard after != before else { return before }
             after.updatedAt = now
@@ -19,9 +19,13 @@ extension Tasks {
                                   growth: StorageQuota.bytes(of: after) - StorageQuota.bytes(of: before))
             let seq = try Self.nextSeq(db)
             // Where the task stood before it moves to the top: a cursor begun earlier still
-            // finds it there (`TaskCursor`). Old moves no cursor can use go on the way.
-            try db.statement(TaskSQL.insertMove).run(.text(before.id), .integer(seq), .integer(before.updatedAt), .integer(now))
-            try db.statement(TaskSQL.pruneMoves).run(.integer(now - TaskCursor.lifetimeMillis))
+            // finds it there (`TaskCursor`), when one can need it (`ListSnapshots`). Old moves
+            // no cursor can use go on the way.
+            if snapshots.needsRow(accountID: before.accountID, changedSeq: changedSeq, seq: seq, now: now) {
+                try db.statement(TaskSQL.insertMove).run(.text(before.id), .integer(seq), .integer(before.updatedAt),
+                                                         .integer(now))
+                try db.statement(TaskSQL.pruneMoves).run(.integer(now - TaskCursor.lifetimeMillis))
+            }
             try db.statement(TaskSQL.update).run(
                 .text(after.id), .text(after.title), .text(after.description), .text(after.status.rawValue),
                 .text(after.priority.rawValue), .integer(after.notify ? 1 : 0),

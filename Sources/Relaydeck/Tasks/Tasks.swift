@@ -17,6 +17,8 @@ public final class Tasks {
     let hub: EventHub
     /// The person's changes leave an item in the key's inbox, in the same transaction.
     let inbox: Inbox
+    /// The list snapshots handed out in cursors: whether a move needs its `task_moves` row.
+    let snapshots = ListSnapshots()
 
     public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
         self.store = store
@@ -98,13 +100,26 @@ public final class Tasks {
         principal.keyID.map { .key($0) } ?? .account
     }
 
-    /// A task the principal can reach, or `404 Task not found.`
+    /// A task the principal can reach, or `404 Task not found.`: the account's tasks of its
+    /// live keys, or a key's own.
     static func fetch(_ db: Database, _ principal: Principal, taskID: String) throws -> WorkTask {
         let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
-        guard let task = try db.firstRow(TaskSQL.get, values, { try WorkTask(row: $0) }) else {
+        let sql = principal.keyID == nil ? TaskSQL.get : TaskSQL.getOfKey
+        guard let task = try db.firstRow(sql, values, { try WorkTask(row: $0) }) else {
             throw DomainError.notFound("Task not found.")
         }
         return task
+    }
+
+    /// `fetch`, with the change that last moved the task in the list order (`changed_seq`).
+    static func fetchForChange(_ db: Database, _ principal: Principal, taskID: String) throws
+        -> (task: WorkTask, changedSeq: Int64) {
+        let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
+        let sql = principal.keyID == nil ? TaskSQL.getForChange : TaskSQL.getOfKeyForChange
+        guard let found = try db.firstRow(sql, values, { (try WorkTask(row: $0), try $0.int64("changed_seq")) }) else {
+            throw DomainError.notFound("Task not found.")
+        }
+        return found
     }
 
     /// The next number of the global change counter (`TaskCursor`); `currentSeq` reads it.

@@ -46,6 +46,14 @@ public struct TextRule: Sendable {
         if raw.utf8.count > bytes {
             return .failure(.tooManyBytes(bytes))
         }
+        if let printable = checkPrintableASCII(raw) {
+            return printable
+        }
+        return checkScalars(raw)
+    }
+
+    /// `check` of a text within the byte bound, scalar by scalar: any text.
+    func checkScalars(_ raw: String) -> Result<CheckedText, TextProblem> {
         if TextRules.hasControlCharacters(raw) {
             return .failure(.controlCharacters)
         }

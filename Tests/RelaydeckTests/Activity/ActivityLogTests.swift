@@ -126,7 +126,45 @@ import Testing
         #expect(kept.count == 200)
         #expect(kept.last?.at == Int64(1_760_000_000_005))
         #expect(try all(1) == [other])
-        #expect(try test.rowCount("activity") == 201)
+        #expect(try test.rowCount("activity", where: "key_id = '\(keyIDs[0])'") <= 200 + ActivityTrims.slack)
+    }
+
+    /// `ActivityTrims`: the trim runs in steps, so a key may hold up to 100 entries past its
+    /// newest 200 on disk, but a page never shows one of them.
+    @Test func theLogHoldsAtMost300AndShowsExactlyTheNewest200() throws {
+        let start = test.clock.wallMillis
+        var made: [ActivityEntry] = []
+        for index in 0..<520 {
+            made.append(try append(at: start + Int64(index)))
+            if index % 37 == 0 || index >= 195 && index <= 205 {
+                test.clock.wallMillis = start + Int64(index) + 1
+                #expect(try all() == Array(made.suffix(ActivityLog.keptPerKey).reversed()), "after \(index + 1)")
+            }
+            #expect(try test.rowCount("activity") <= ActivityLog.keptPerKey + ActivityTrims.slack)
+        }
+        #expect(try test.rowCount("activity") > ActivityLog.keptPerKey)
+    }
+
+    /// A log longer than 200 that this process did not write (an earlier process's, between
+    /// its trims): its pages show the newest 200, and its next entry trims it.
+    @Test func aLogLongerThan200FromBeforeShowsItsNewest200AndIsTrimmedAtItsNextEntry() throws {
+        let start = test.clock.wallMillis
+        try test.store.write { db in
+            for index in 0..<260 {
+                try db.execute("""
+                    INSERT INTO activity (id, key_id, at, surface, action, status, duration_ms) \
+                    VALUES ('act_\(index)', '\(keyIDs[0])', \(start + Int64(index)), 'rest', 'GET /v1/tasks', 'ok', 0)
+                    """)
+            }
+        }
+        test.clock.wallMillis = start + 300
+        let shown = try all()
+        #expect(shown.count == 200 && shown.first?.at == start + 259 && shown.last?.at == start + 60)
+        let page = try log.page(accountID: accountID, keyID: keyIDs[0], limit: 100, after: nil)
+        #expect(page.entries.count == 100 && page.next != nil)
+        try append(at: start + 300)
+        #expect(try test.rowCount("activity") == 200)
+        #expect(try all().last?.at == start + 61)
     }
 
     @Test func anotherAccountsKeyOrADeletedKeyIsNotFound() throws {

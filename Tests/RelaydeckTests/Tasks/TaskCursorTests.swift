@@ -86,14 +86,95 @@ import Testing
     @Test func movesAreKeptForADayAndNoLonger() throws {
         let (test, person, keys) = try Self.store(keys: 1)
         let task = try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("t", .taskTitle)), host: nil)
+        let other = try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("o", .taskTitle)), host: nil)
+        // Both were last changed before this process first moved a task: a cursor of an
+        // earlier process may need their moves.
         _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: false))
-        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: true))
+        _ = try test.tasks.update(person, taskID: other.id, TaskPatch(notify: false))
         #expect(try test.rowCount("task_moves") == 2)
         test.clock.advance(by: .seconds(24 * 3600 + 1))
-        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: false))
+        _ = try #require(try test.tasks.list(person, TaskFilter(limit: 1), after: nil).next)
+        _ = try test.tasks.update(person, taskID: task.id, TaskPatch(notify: true))
         #expect(try test.rowCount("task_moves") == 1)
         try test.tasks.delete(person, taskID: task.id)
         #expect(try test.rowCount("task_moves") == 0)
+    }
+
+    /// `ListSnapshots`: a move is noted only when a cursor can need it; an agent's progress
+    /// ticks with no list being paged write none.
+    @Test func aMoveIsNotedOnlyWhenACursorCanNeedIt() throws {
+        let (test, person, keys) = try Self.store(keys: 1)
+        let agent = test.agent(keys[0].key)
+        let ticking = try test.tasks.create(agent, keyID: nil, NewTask(title: checked("ticking", .taskTitle)), host: nil)
+        // The first move of the process: the task was last changed before it.
+        _ = try test.tasks.update(agent, taskID: ticking.id, TaskPatch(progress: .some(1)))
+        #expect(try test.rowCount("task_moves") == 1)
+        for progress in 2...5 {
+            test.clock.advance(millis: 1)
+            _ = try test.tasks.update(agent, taskID: ticking.id, TaskPatch(progress: .some(progress)))
+        }
+        #expect(try test.rowCount("task_moves") == 1)
+
+        // A page hands out a cursor: the next move of each task it can list is noted, once.
+        let made = try test.tasks.create(agent, keyID: nil, NewTask(title: checked("made", .taskTitle)), host: nil)
+        test.clock.advance(millis: 1)
+        let first = try test.tasks.list(person, TaskFilter(limit: 1), after: nil)
+        let cursor = try #require(first.next)
+        #expect(first.tasks.map(\.id) == [made.id])
+        for progress in 6...8 {
+            test.clock.advance(millis: 1)
+            _ = try test.tasks.update(agent, taskID: ticking.id, TaskPatch(progress: .some(progress)))
+        }
+        #expect(try test.rowCount("task_moves") == 2)
+        // The cursor places the moved task where it stood at the first page.
+        let second = try test.tasks.list(person, TaskFilter(limit: 1), after: cursor)
+        #expect(second.tasks.map(\.id) == [ticking.id] && second.next == nil)
+
+        // Another account's cursor is not this account's.
+        let (stranger, _, strangerKeys) = try test.account(withKeys: 1)
+        let strangers = Principal.account(accountID: stranger.id)
+        for index in 0..<2 {
+            _ = try test.tasks.create(strangers, keyID: strangerKeys[0].key.id,
+                                      NewTask(title: checked("s\(index)", .taskTitle)), host: nil)
+        }
+        _ = try #require(try test.tasks.list(strangers, TaskFilter(limit: 1), after: nil).next)
+        test.clock.advance(millis: 1)
+        _ = try test.tasks.update(agent, taskID: made.id, TaskPatch(progress: .some(1)))
+        _ = try test.tasks.update(agent, taskID: made.id, TaskPatch(progress: .some(2)))
+        // `made` existed at this account's snapshot: its first move after it is noted.
+        #expect(try test.rowCount("task_moves") == 3)
+        test.clock.advance(millis: 1)
+        _ = try test.tasks.update(agent, taskID: ticking.id, TaskPatch(progress: .some(9)))
+        #expect(try test.rowCount("task_moves") == 3)
+    }
+
+    /// A cursor handed out by an earlier process (another `Tasks` over the same store) still
+    /// visits every task once while the new process moves them.
+    @Test func aCursorOfAnEarlierProcessStillSeesEveryTaskOnce() throws {
+        let (test, person, keys) = try Self.store(keys: 1)
+        var ids: [String] = []
+        for index in 0..<12 {
+            ids.append(try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("t\(index)", .taskTitle)),
+                                             host: nil).id)
+            test.clock.advance(millis: 1)
+        }
+        let first = try test.tasks.list(person, TaskFilter(limit: 4), after: nil)
+        var seen = first.tasks.map(\.id)
+        var cursor = try #require(first.next)
+        let restarted = Tasks(store: test.store, clock: test.clock, random: test.random, hub: test.hub, inbox: test.inbox)
+        while true {
+            test.clock.advance(millis: 1)
+            // The oldest task not seen yet moves to the top, twice.
+            if let unseen = ids.first(where: { !seen.contains($0) }) {
+                _ = try restarted.update(person, taskID: unseen, TaskPatch(progress: .some(10)))
+                _ = try restarted.update(person, taskID: unseen, TaskPatch(progress: .some(20)))
+            }
+            let page = try restarted.list(person, TaskFilter(limit: 4), after: cursor)
+            seen += page.tasks.map(\.id)
+            guard let next = page.next else { break }
+            cursor = next
+        }
+        #expect(seen.count == ids.count && Set(seen) == Set(ids))
     }
 
     @Test(arguments: ["", "abc", "MS4yLjMudHNrX3g", "!!!!", "LTEuMi4zLnRza18wMTIzNDU2Nzg5YWJjZGVmZ2hqa21ucHFyc3Q"])
