@@ -3,9 +3,13 @@
 /// default: the system's CAs plus an optional extra PEM file (a test CA), the certificate
 /// verified against them and against the host name.
 public final class TLSClientContext {
-    let context: OpenSSLContext
+    private let alpn: [String]
+    private let trust: Trust
+    private let verifiesPeer: Bool
     /// Whether a session checks the certificate against the name it was given.
     let checksName: Bool
+    /// The OpenSSL context, made for the first session (`context()`).
+    private var made: OpenSSLContext?
 
     /// Which certificates a client believes.
     public enum Trust: Sendable, Equatable {
@@ -31,15 +35,42 @@ public final class TLSClientContext {
         try self.init(alpn: alpn, trust: .system(extraCAFile: extraCAFile), check: .chainAndName)
     }
 
+    /// Checks what can be wrong with the settings now (ALPN, a CA file that cannot be read or
+    /// holds no certificate), so that a start with a bad file stops; the system's CAs wait for
+    /// the first session. Reading Debian's bundle (about 140 certificates) takes 15 to 30 ms and
+    /// about a megabyte, which the server paid at every start for each of its client contexts
+    /// (Web Push's, OAuth's) even when it never dials out.
     public init(alpn: [String] = [], trust: Trust, check: PeerCheck) throws(TLSError) {
-        let extra: String?
-        let system: Bool
-        switch trust {
-        case .system(let file): (extra, system) = (file, true)
-        case .only(let file): (extra, system) = (file, false)
-        }
-        context = try OpenSSLContext.client(alpn: alpn, extraCAFile: extra, verifyPeer: check != .none, systemCAs: system)
+        self.alpn = alpn
+        self.trust = trust
+        verifiesPeer = check != .none
         checksName = check == .chainAndName
+        switch trust {
+        case .only:
+            made = try makeContext()
+        case .system(let file):
+            // The file alone, without the system's CAs: the same errors, at a file's cost.
+            _ = try OpenSSLContext.client(alpn: alpn, extraCAFile: verifiesPeer ? file : nil, verifyPeer: verifiesPeer,
+                                          systemCAs: false)
+        }
+    }
+
+    /// The OpenSSL context for a session: made at the first call, then the same one. Loop
+    /// thread only, as every session is.
+    func context() throws(TLSError) -> OpenSSLContext {
+        if let made { return made }
+        let context = try makeContext()
+        made = context
+        return context
+    }
+
+    private func makeContext() throws(TLSError) -> OpenSSLContext {
+        switch trust {
+        case .system(let file):
+            try OpenSSLContext.client(alpn: alpn, extraCAFile: file, verifyPeer: verifiesPeer, systemCAs: true)
+        case .only(let file):
+            try OpenSSLContext.client(alpn: alpn, extraCAFile: file, verifyPeer: verifiesPeer, systemCAs: false)
+        }
     }
 }
 

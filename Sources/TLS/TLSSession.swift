@@ -17,7 +17,7 @@ public final class TLSSession {
     /// the name (or IP address) the server's certificate must carry when the context checks
     /// names (`TLSClientContext.PeerCheck`).
     public init(client: TLSClientContext, fd: Int32, serverName: String) throws(TLSError) {
-        context = client.context
+        context = try client.context()
         ssl = try Self.makeSSL(context.pointer, fd: fd)
         let param = SSL_get0_param(ssl)
         if Self.isIPAddress(serverName) {

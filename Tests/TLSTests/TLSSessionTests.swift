@@ -187,5 +187,10 @@ import TLS
         #expect(throws: TLSError.self) { try TLSServerContext(certificateChainFile: key, privateKeyFile: key) }
         #expect(throws: TLSError.self) { try TLSServerContext(certificateChainFile: certificate, privateKeyFile: certificate) }
         #expect(throws: TLSError.self) { try TLSClientContext(alpn: [""]) }
+        // The system's CAs wait for the first session; a file given is still read at once.
+        #expect(throws: TLSError.self) { try TLSClientContext(extraCAFile: fixture.directory.file("missing.pem")) }
+        #expect(throws: TLSError.self) {
+            try TLSClientContext(trust: .only(caFile: fixture.directory.file("missing.pem")), check: .chain)
+        }
     }
 }
