@@ -25,8 +25,13 @@ VENV := .venv
 BINARY := .build/release/relaydeckd
 # A fully static binary: the Swift runtime, glibc and the C libraries inside, nothing to
 # install beside it. The trailing -lm: SQLite's archive calls libm, and the static link
-# resolves archives in order. `swift test` keeps a plain dynamic build of its own.
-RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xlinker -lm
+# resolves archives in order. Linked by the toolchain's lld with the functions of the start and
+# the common requests first, together (packaging/relaydeckd.order, made by bench/order_file.py):
+# the kernel maps code 64 KiB around each page touched, so scattered, they made most of the code
+# resident (BENCHMARKS.md, round 4). `swift test` keeps a plain dynamic build of its own.
+ORDER_FILE := $(CURDIR)/packaging/relaydeckd.order
+RELEASE_FLAGS := -c release --product relaydeckd -Xswiftc -static-executable -Xlinker -lm \
+	-Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering
 
 # man-db and groff-base: the man page is rendered, and systemd-analyze verify opens man: links.
 APT_PACKAGES := libsqlite3-dev libssl-dev libnghttp2-dev curl systemd openssl man-db groff-base
