@@ -3,6 +3,7 @@ agent that waits for them."""
 
 import re
 import threading
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -255,9 +256,22 @@ def test_the_person_creates_edits_and_deletes_a_task_for_an_agent(relaydeck, sig
     console.assert_clean()
 
 
+def items_in_order(relaydeck, secret, count):
+    """`count` tasks "Item 00", "Item 01", ...; the first three each in a millisecond of its own.
+    Lists order by `updated_at`, then by ID, and the IDs of one millisecond are in random order,
+    so tasks made in the same millisecond would page in any order: 00 and 01 must be the two
+    oldest, and 01 newer than 00, for the pages the tests expect."""
+    made = []
+    for number in range(count):
+        made.append(relaydeck.http.ok("POST", "/v1/tasks", {"title": f"Item {number:02d}"}, token=secret))
+        if number < 3:
+            time.sleep(0.003)
+    return made
+
+
 def test_the_last_page_moves_the_focus_even_when_live_events_already_listed_its_tasks(relaydeck, signed_in, console):
     page, _, _, secret = signed_in
-    made = [relaydeck.http.ok("POST", "/v1/tasks", {"title": f"Item {number:02d}"}, token=secret) for number in range(52)]
+    made = items_in_order(relaydeck, secret, 52)
     page.get_by_role("link", name="Tasks", exact=True).click()
     rows = page.get_by_role("list", name="Tasks").get_by_role("listitem")
     expect(rows).to_have_count(50)
@@ -275,8 +289,7 @@ def test_the_last_page_moves_the_focus_even_when_live_events_already_listed_its_
 
 def test_loading_the_last_page_moves_the_focus_to_the_first_new_task(relaydeck, signed_in, console):
     page, _, _, secret = signed_in
-    for number in range(52):
-        relaydeck.http.ok("POST", "/v1/tasks", {"title": f"Item {number:02d}"}, token=secret)
+    items_in_order(relaydeck, secret, 52)
     page.get_by_role("link", name="Tasks", exact=True).click()
     expect(page.get_by_role("list", name="Tasks").get_by_role("listitem")).to_have_count(50)
     page.get_by_role("button", name="Load more tasks").focus()
