@@ -197,7 +197,7 @@ import TestSupport
         }
         #expect(differences.map(\.table) == ["passkeys"])
         #expect(differences.first?.expected.rows == 1 && differences.first?.found.rows == 2)
-        #expect(copied.result.failure?.description.hasPrefix("the copy was rolled back, as PostgreSQL does not hold what was read: passkeys: SQLite 1 rows, checksum ") == true)
+        #expect(copied.result.failure?.description.hasPrefix("the copy was rolled back, as PostgreSQL does not hold what was read: passkeys: SQLite 1 row, checksum ") == true)
         try Self.expectNothingCopied(driver, connection)
     }
 

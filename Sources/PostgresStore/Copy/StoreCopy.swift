@@ -40,6 +40,8 @@ public final class StoreCopy {
     let connection: PostgresConnection
     let loop: EventLoop
     let limits: Limits
+    /// The migrations the database needed (none when it was up to date), once applied.
+    public var onMigrated: (([PostgresMigration]) -> Void)?
     /// Each table once its last batch is answered, in the order copied.
     public var onTableCopied: ((TableCopied) -> Void)?
 
@@ -89,7 +91,9 @@ public final class StoreCopy {
         let migrator = PostgresMigrator(connection: connection, loop: loop)
         migrator.migrate { result in
             switch result {
-            case .success: self.readTargetSchema()
+            case .success(let applied):
+                self.onMigrated?(applied)
+                self.readTargetSchema()
             case .failure(let error): self.finish(.failure(.migration(error)))
             }
         }

@@ -54,7 +54,7 @@ public struct TableChecksum: Sendable, Equatable, CustomStringConvertible {
         rows += 1
     }
 
-    public var description: String { "\(rows) rows, checksum \(sum)" }
+    public var description: String { "\(rows) row\(rows == 1 ? "" : "s"), checksum \(sum)" }
 
     /// The statement that gives `row_count` and `checksum` (the sum as text) of `table` in
     /// PostgreSQL, over `columns` in the copy's order. Names are the schema's, checked
