@@ -221,7 +221,7 @@ def test_a_copy_killed_half_way_leaves_postgresql_without_a_copied_row(start_ser
     with sqlite3.connect(store) as db:
         db.executemany("INSERT INTO activity (key_id, at, id, surface, action, status, duration_ms, message) "
                        "VALUES (?, ?, ?, 'rest', 'GET /v1/tasks', 'ok', 1, ?)",
-                       ((key["id"], 1_700_000_000_000 + n, f"act_{n:08d}", "m" * 120) for n in range(150_000)))
+                       ((key["id"], 1_700_000_000_000 + n, f"act_{n:08d}", "m" * 120) for n in range(250_000)))
     database = new_database(postgres)
     stderr_path = tmp_path / "copy.stderr"
     with open(stderr_path, "wb") as stderr:
