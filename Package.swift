@@ -74,13 +74,17 @@ let package = Package(
         .plugin(name: "WebAssetsPlugin", capability: .buildTool(), dependencies: ["WebAssetsTool"]),
         .target(name: "WebAssets", dependencies: ["Crypto"], swiftSettings: strict, plugins: ["WebAssetsPlugin"]),
         .target(name: "Relaydeck", dependencies: ["Clock", "SQLite", "JSON", "Crypto", "Logging"], swiftSettings: strict),
+        // The store's schema in PostgreSQL (issue 25): the PostgreSQL text of each of the
+        // domain's migrations, numbered the same, the migrator (advisory lock, history table),
+        // and the copy of a SQLite store into an empty PostgreSQL database (`migrate-to-postgres`).
+        .target(name: "PostgresStore", dependencies: ["Crypto", "EventLoop", "Postgres", "Relaydeck", "SQLite"], swiftSettings: strict),
         // The push dispatcher (`push.md`): drains the domain's outbox through an `APNsSending`
         // on the loop; between the domain, which knows the tables, and APNs, which knows none.
         .target(name: "PushDispatch", dependencies: ["APNs", "WebPush", "Crypto", "Relaydeck", "EventLoop", "Logging", "Clock"], swiftSettings: strict),
         .target(name: "API", dependencies: ["Clock", "HTTP", "HTTPClient", "JSON", "Relaydeck", "Crypto", "AppIntegrity", "Logging", "EventLoop", "TLS", "WebAssets", "WebPush"], swiftSettings: strict),
         .executableTarget(
             name: "relaydeckd",
-            dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS", "Postgres"],
+            dependencies: ["API", "APNs", "WebPush", "PushDispatch", "AppIntegrity", "HTTP", "EventLoop", "Relaydeck", "SQLite", "Crypto", "Logging", "CLinux", "TLS", "Postgres", "PostgresStore"],
             swiftSettings: strict
         ),
 
@@ -106,6 +110,8 @@ let package = Package(
         // Against a real PostgreSQL that the tests start themselves (`PostgresCluster`), and
         // against fake servers written in the tests for what a real one never does.
         .testTarget(name: "PostgresTests", dependencies: ["TestSupport", "Postgres", "Crypto", "EventLoop", "TLS", "Transports"], swiftSettings: strict),
+        // The PostgreSQL schema and the copy against a real server, beside SQLite's schema.
+        .testTarget(name: "PostgresStoreTests", dependencies: ["TestSupport", "PostgresStore", "Postgres", "Relaydeck", "SQLite", "EventLoop", "Clock", "Crypto"], swiftSettings: strict),
         .testTarget(name: "HTTPClientTests", dependencies: ["TestSupport", "HTTPClient", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "TransportsTests", dependencies: ["TestSupport", "Transports", "TLS", "EventLoop"], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["TestSupport", "APNs", "EventLoop", "Crypto", "JSON", "Logging"], swiftSettings: strict),

@@ -52,6 +52,19 @@ extension Statement {
         return sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
+    /// The column as stored, a TEXT as its bytes (see `StoredValue`).
+    public func stored(_ column: Int32) -> StoredValue {
+        guard let handle else { return .null }
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .real(double(column))
+        // sqlite3_column_blob of a TEXT gives its bytes as stored, without conversion.
+        case SQLITE_TEXT: return .text(blob(column) ?? [])
+        case SQLITE_BLOB: return .blob(blob(column) ?? [])
+        default: return .null
+        }
+    }
+
     /// The column as stored, in its own storage class.
     public func value(_ column: Int32) -> SQLiteValue {
         guard let handle else { return .null }

@@ -27,6 +27,8 @@ extension CommandLine {
         Command(words: ["key", "create"], usage: keyUsage, valueOptions: ["--account", "--label"],
                 accepts: { Options($0, ["--account", "--label"]).map { nonEmpty($0["--account"]) && $0["--label"] != nil } ?? false }),
         Command(words: ["backup"], usage: backupUsage, accepts: { $0.count == 1 && !$0[0].isEmpty && !$0[0].hasPrefix("-") }),
+        Command(words: ["migrate-to-postgres"], usage: migrateToPostgresUsage, valueOptions: ["--from", "--to"],
+                accepts: { Options($0, ["--from", "--to"]).map { nonEmpty($0["--from"]) && $0["--to"] != "" } ?? false }),
         Command(words: ["help"], usage: helpUsage, accepts: { _ in true }),
     ]
 

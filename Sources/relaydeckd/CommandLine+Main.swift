@@ -17,6 +17,8 @@ extension CommandLine {
           account login-link --account ID           print a one-time sign-in link for the web console
           key create --account ID --label LABEL     make an API key; prints its secret once
           backup FILE    copy the database to FILE, also while the server runs
+          migrate-to-postgres --from FILE [--to URL]
+                         copy the SQLite store FILE into an empty PostgreSQL database
           help [COMMAND] print this text, or the usage of COMMAND
 
         Each command and subcommand prints its usage with --help or -h.
@@ -44,6 +46,7 @@ extension CommandLine {
             case ["account", "login-link"]: return loginLink(rest)
             case ["key", "create"]: return keyCreate(rest)
             case ["backup"]: return backup(rest)
+            case ["migrate-to-postgres"]: return migrateToPostgres(rest)
             default:
                 // Every command of the table that runs is named above.
                 printError("no command \"\(words.joined(separator: " "))\"")

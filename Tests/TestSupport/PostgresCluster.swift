@@ -60,7 +60,7 @@ public final class PostgresCluster: @unchecked Sendable {
             "listen_addresses=127.0.0.1", "port=\(port)", "unix_socket_directories=\(directory)",
             "hba_file=\(directory)/pg_hba.conf", "ssl=on", "ssl_cert_file=\(directory)/server.pem",
             "ssl_key_file=\(directory)/server-key.pem", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
-            "max_connections=40", "shared_buffers=16MB", "log_min_messages=warning",
+            "max_connections=100", "shared_buffers=16MB", "log_min_messages=warning",
         ]
         process = try ChildProcess(PostgresTemplate.asServer([template.bin + "/postgres", "-D", data] + settings.flatMap { ["-c", $0] },
                                                              in: directory),

@@ -67,6 +67,16 @@ def test_backup_offers_file_names(tmp_path):
     assert complete("backup", "co", cwd=tmp_path) == ["copy.db"]
 
 
+def test_migrate_to_postgres_offers_its_options_and_file_names_after_from(tmp_path):
+    (tmp_path / "relaydeck.db").write_text("")
+    assert complete("migrate-to-postgres", "--") == ["--from", "--help", "--to"]
+    assert complete("migrate-to-postgres", "--from", "relaydeck.db", "--") == ["--help", "--to"]
+    assert complete("migrate-to-postgres", "--to", "postgres://db/x", "--") == ["--from", "--help"]
+    assert complete("migrate-to-postgres", "--from", "rel", cwd=tmp_path) == ["relaydeck.db"]
+    # A connection string is the operator's to type (it may hold a password): no guess.
+    assert complete("migrate-to-postgres", "--to", "", cwd=tmp_path) == []
+
+
 def test_the_package_installs_it():
     build = (PACKAGE_ROOT / "packaging" / "build-deb").read_text()
     assert "/usr/share/bash-completion/completions" in build

@@ -77,6 +77,7 @@ EVERY_COMMAND = [
     (["key"], "usage: relaydeckd key create"),
     (["key", "create"], "usage: relaydeckd key create"),
     (["backup"], "usage: relaydeckd backup FILE"),
+    (["migrate-to-postgres"], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
     (["help"], "usage: relaydeckd help"),
 ]
 

@@ -17,6 +17,7 @@ struct CommandLineHelpTests {
         (["key"], "usage: relaydeckd key create --account ACCOUNT_ID --label LABEL"),
         (["key", "create"], "usage: relaydeckd key create --account ACCOUNT_ID --label LABEL"),
         (["backup"], "usage: relaydeckd backup FILE"),
+        (["migrate-to-postgres"], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
         (["help"], "usage: relaydeckd help [COMMAND [SUBCOMMAND]]"),
     ]
 
@@ -44,6 +45,9 @@ struct CommandLineHelpTests {
         (["key", "create", "--help", "--account", "acc_1"], true),
         (["key", "create", "--account", "acc_1", "--label", "--help"], false),
         (["account", "login-link", "--account", "-h"], false),
+        (["migrate-to-postgres", "--from", "a.db", "--help"], true),
+        (["migrate-to-postgres", "--from", "-h"], false),
+        (["migrate-to-postgres", "--from", "a.db", "--to", "--help"], false),
     ])
     func helpAmongArguments(arguments: [String], isHelp: Bool) {
         if case .usage = CommandLine.request(arguments) {
@@ -72,6 +76,12 @@ struct CommandLineHelpTests {
         (["backup"], "usage: relaydeckd backup FILE"),
         (["backup", "-x"], "usage: relaydeckd backup FILE"),
         (["backup", "a", "b"], "usage: relaydeckd backup FILE"),
+        (["migrate-to-postgres"], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
+        (["migrate-to-postgres", "--to", "postgres://db/x"], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
+        (["migrate-to-postgres", "--from", ""], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
+        (["migrate-to-postgres", "--from", "a.db", "--to", ""], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
+        (["migrate-to-postgres", "--from", "a.db", "--from", "b.db"], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
+        (["migrate-to-postgres", "a.db"], "usage: relaydeckd migrate-to-postgres --from FILE [--to URL]"),
     ])
     func misuse(arguments: [String], firstLine: String) {
         guard case .misuse(let text) = CommandLine.request(arguments) else {
@@ -108,6 +118,8 @@ struct CommandLineHelpTests {
         (["account", "login-link", "--account", "acc_1"], ["account", "login-link"], ["--account", "acc_1"]),
         (["key", "create", "--label", "x", "--account", "acc_1"], ["key", "create"], ["--label", "x", "--account", "acc_1"]),
         (["backup", "/tmp/copy.db"], ["backup"], ["/tmp/copy.db"]),
+        (["migrate-to-postgres", "--from", "a.db"], ["migrate-to-postgres"], ["--from", "a.db"]),
+        (["migrate-to-postgres", "--to", "postgres://db/x", "--from", "a.db"], ["migrate-to-postgres"], ["--to", "postgres://db/x", "--from", "a.db"]),
     ] as [([String], [String], [String])])
     func run(arguments: [String], words: [String], rest: [String]) {
         guard case .run(let ranWords, let ranRest) = CommandLine.request(arguments) else {

@@ -6,7 +6,9 @@ public enum Schema {
     /// The `user_version` of a store this binary has brought up to date.
     public static var version: Int { migrations.last?.version ?? 0 }
 
-    static let migrations: [Migration] = [
+    /// Public for the PostgreSQL schema, which has a text of each, numbered the same
+    /// (`PostgresStore`), and for its tests.
+    public static let migrations: [Migration] = [
         Migration(version: 1, name: "accounts and keys", sql: """
             CREATE TABLE accounts (
                 id TEXT PRIMARY KEY,
