@@ -28,7 +28,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from common import (BINARY, CAPACITY, CONNECTIONS, DURATION, GROWTH_ACCOUNTS, GROWTH_TASKS, LUA, MCP_VERSION, NOTES,
+from common import (BINARY, CAPACITY, CONNECTIONS, DURATION, GROWTH_ACCOUNTS, GROWTH_READERS, GROWTH_TASKS, LUA, MCP_VERSION, NOTES,
                     PUSH_ACCOUNTS, PYTHON, RESULTS, ROOT, ROUNDS, RUNS, START_TASKS, WORK, Server, _children, absolute,
                     await_marker, call, compare, copy_tasks, cpu_note, fmt, free_port, log, measured, new_account,
                     open_stream, percentile, raise_fd_limit, row, rss_kb, start_to_ready, wrk)
@@ -372,17 +372,19 @@ def bench_start():
     absolute(f"start: exec → `READY=1`, {count:,} tasks", figures, " ms", "< 100 ms", statistics.median(figures) < 100)
 
 
-def build_growth_database(path: Path) -> tuple[list[tuple[str, str]], str, int]:
+def build_growth_database(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]], int]:
     """BENCH_GROWTH_ACCOUNTS accounts of 20 keys (made through the API) holding
     BENCH_GROWTH_TASKS tasks: the first key 5,000 (the page row reads it), the first
     account's other keys none (the write row's keys, far from their cap), the rest spread
-    over the other keys, 50 of each key's open. Returns the first account's keys, a task of
-    the first key and the tasks in the file."""
+    over the other keys, 50 of each key's open. Returns the first account's keys, the GET
+    row's readers (a task and the secret of GROWTH_READERS keys of the second account, each
+    reading a task of its own) and the tasks in the file."""
     server = Server(db=path)
-    first = None
+    accounts = []
     for n in range(GROWTH_ACCOUNTS):
         _, made = new_account(server.port, 20)
-        first = first or made
+        accounts.append(made)
+    first = accounts[0]
     call(server.port, "POST", "/v1/tasks", {"title": "template", "description": "A task of the growth benchmark."},
          key=first[0][1], expect=201)
     server.stop()
@@ -391,24 +393,29 @@ def build_growth_database(path: Path) -> tuple[list[tuple[str, str]], str, int]:
     db.close()
     writers = {key_id for key_id, _ in first[1:]}
     others = [(k, a) for k, a in key_accounts if k != first[0][0] and k not in writers]
-    per_key = max(0, GROWTH_TASKS - 5_000) // max(1, len(others))
+    per_key = max(1, max(0, GROWTH_TASKS - 5_000) // max(1, len(others)))
     account = dict(key_accounts)[first[0][0]]
     plan = [(first[0][0], account, 5_000, 50)] + [(k, a, per_key, min(50, per_key)) for k, a in others]
     count = copy_tasks(path, plan)
     db = sqlite3.connect(path)
-    task_id = db.execute("SELECT id FROM tasks WHERE key_id = ? LIMIT 1", (first[0][0],)).fetchone()[0]
+    readers = [(db.execute("SELECT id FROM tasks WHERE key_id = ? LIMIT 1", (key_id,)).fetchone()[0], secret)
+               for key_id, secret in (accounts[1] if len(accounts) > 1 else first)[:GROWTH_READERS]]
     db.close()
-    return first, task_id, count
+    return first, readers, count
 
 
-def build_empty_store(path: Path) -> tuple[list[tuple[str, str]], str]:
-    """One account of 20 keys; the first key holds 100 tasks (one full page)."""
+def build_empty_store(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """One account of 20 keys; the first key holds 100 tasks (one full page), and each of the
+    next GROWTH_READERS one, which it reads in the GET row."""
     server = Server(db=path)
     _, keys = new_account(server.port, 20)
-    ids = [call(server.port, "POST", "/v1/tasks", {"title": f"task {n}", "description": "A task of the growth benchmark."},
-                key=keys[0][1], expect=201)["id"] for n in range(100)]
+    for n in range(100):
+        call(server.port, "POST", "/v1/tasks", {"title": f"task {n}", "description": "A task of the growth benchmark."},
+             key=keys[0][1], expect=201)
+    readers = [(call(server.port, "POST", "/v1/tasks", {"title": "read me", "description": "A task of the growth benchmark."},
+                     key=secret, expect=201)["id"], secret) for _, secret in keys[1:1 + GROWTH_READERS]]
     server.stop()
-    return keys, ids[0]
+    return keys, readers
 
 
 def bench_growth():
@@ -419,19 +426,22 @@ def bench_growth():
     runs. Target: each within 1.5 × its figure on the empty store."""
     large_path, empty_path = WORK / "growth-large.db", WORK / "growth-empty.db"
     started = time.monotonic()
-    large_keys, large_task, count = build_growth_database(large_path)
+    large_keys, large_readers, count = build_growth_database(large_path)
     log(f"growth: built {count:,} tasks over {GROWTH_ACCOUNTS * 20:,} keys in {time.monotonic() - started:.0f} s")
-    empty_keys, empty_task = build_empty_store(empty_path)
-    stores = {"large": (large_path, large_keys, large_task), "empty": (empty_path, empty_keys, empty_task)}
+    empty_keys, empty_readers = build_empty_store(empty_path)
+    stores = {"large": (large_path, large_keys, large_readers), "empty": (empty_path, empty_keys, empty_readers)}
     figures = {(store, what): [] for store in stores for what in ("get", "page", "write", "get cpu", "page cpu", "write cpu")}
     memory = {store: [] for store in stores}
     for run in range(RUNS):
-        for store, (path, keys, task_id) in stores.items():
+        for store, (path, keys, readers) in stores.items():
             server = Server(db=path)
             secret = keys[0][1]
             url = f"http://127.0.0.1:{server.port}"
             env = {"BENCH_KEYS": ",".join(f"{key_id}={key_secret}" for key_id, key_secret in keys[1:])}
-            loads = (("get", f"{url}/v1/tasks/{task_id}", None, {"X-API-Key": secret}, None),
+            gets = {"BENCH_GETS": ",".join(f"{task}={reader}" for task, reader in readers)}
+            # The GET row's keys take turns (bench/lua/task_get.lua): at 70,000 reads a second
+            # one key would pass the bench's rate limit within a server's first minute.
+            loads = (("get", f"{url}/v1/tasks/{readers[0][0]}", LUA / "task_get.lua", None, gets),
                      ("page", f"{url}/v1/tasks?limit=100", None, {"X-API-Key": secret}, None),
                      ("write", f"{url}/v1/tasks", LUA / "task_write.lua", None, env))
             for what, target, script, headers, wrk_env in loads:

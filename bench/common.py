@@ -27,6 +27,8 @@ CAPACITY = int(os.environ.get("BENCH_CAPACITY", "10000"))
 START_TASKS = int(os.environ.get("BENCH_START_TASKS", "100000"))
 GROWTH_TASKS = int(os.environ.get("BENCH_GROWTH_TASKS", "1000000"))
 GROWTH_ACCOUNTS = int(os.environ.get("BENCH_GROWTH_ACCOUNTS", "500"))
+# The growth GET row's keys, taking turns (each under the bench's rate limit).
+GROWTH_READERS = 10
 PUSH_ACCOUNTS = int(os.environ.get("BENCH_PUSH_ACCOUNTS", "200"))
 PYTHON = sys.executable
 WORK = Path(tempfile.mkdtemp(prefix="relaydeck-bench."))
