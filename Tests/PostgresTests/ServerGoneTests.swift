@@ -55,8 +55,13 @@ import TestSupport
         #expect(error.kind == .connectionLost)
         #expect(error.meaning == .unavailable(reconnect: true))
         cluster.stop()
-        // The server gone for good: a new connection fails, and says why.
-        guard case .failure(let refused) = try driver.connect(cluster.settings("rd_scram")) else {
+        // The server gone for good: a new connection fails, and says why. Through its Unix
+        // socket, a path of this cluster's own: its loopback port, free again, may already be
+        // another test's server (tests run in parallel), one that takes the connection and
+        // never answers, and the connect would time out instead (seen once under make test).
+        let gone = PostgresSettings(endpoint: .unix(directory: cluster.directory, port: cluster.port), user: "rd_scram",
+                                    database: "postgres", sslMode: .disable)
+        guard case .failure(let refused) = try driver.connect(gone) else {
             Issue.record("connected to a stopped server")
             return
         }
