@@ -271,8 +271,9 @@ final class LogLines: Sendable {
         let loop = try EventLoop()
         let directory = TemporaryDirectory()
         let key = try makeP256Key(in: directory)
-        // A port nothing listens on (bound, then released).
-        let port = freeLoopbackPort()
+        // A port nothing listens on (held bound, not listening).
+        let (held, port) = closedLoopbackPort()
+        defer { close(held) }
         var configuration = APNsConfiguration(
             teamID: "TEAM123456", keyID: "KEY1234567", privateKeyPEM: key.pem,
             productionURL: "https://127.0.0.1:\(port)", sandboxURL: "https://127.0.0.1:\(port)")

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 @testable import Postgres
@@ -66,7 +69,9 @@ import TestSupport
 
     @Test func aPortNothingListensOnIsAConnectionError() throws {
         let driver = try LoopDriver()
-        let settings = PostgresSettings(endpoint: .tcp(host: "127.0.0.1", port: freeLoopbackPort()), user: "u", sslMode: .disable)
+        let (held, port) = closedLoopbackPort()
+        defer { close(held) }
+        let settings = PostgresSettings(endpoint: .tcp(host: "127.0.0.1", port: port), user: "u", sslMode: .disable)
         guard case .failure(let error) = try driver.connect(settings) else {
             Issue.record("connected to a closed port")
             return

@@ -20,6 +20,14 @@ public func bindLoopbackTCP() -> (fd: Int32, port: UInt16) {
     return (fd, UInt16(bigEndian: address.sin_port))
 }
 
+/// A loopback port held bound but not listening, for a test of "nothing listens there": a
+/// connect to it is refused (RST), and while the socket is open no other server (of a test
+/// running in parallel) can take the port, as it could a port merely released
+/// (`freeLoopbackPort`). Close `fd` when done.
+public func closedLoopbackPort() -> (fd: Int32, port: UInt16) {
+    bindLoopbackTCP()
+}
+
 /// A loopback port that was free a moment ago (bound, read and released).
 public func freeLoopbackPort() -> UInt16 {
     let (fd, port) = bindLoopbackTCP()

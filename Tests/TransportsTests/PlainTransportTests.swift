@@ -53,9 +53,8 @@ import Transports
 
     @Test func aTCPConnectToAPortNobodyListensOnFailsWithConnectionRefused() throws {
         let loop = try EventLoop()
-        let listener = try Socket.listenTCP(address: [127, 0, 0, 1], port: 0)
-        let port = try #require(Socket.localPort(listener))
-        Socket.close(listener)
+        let (held, port) = closedLoopbackPort()
+        defer { close(held) }
 
         let result = try connectOnLoop(loop, port: port)
         #expect(throws: Errno(ECONNREFUSED)) { try result.get() }

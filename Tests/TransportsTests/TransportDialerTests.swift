@@ -36,7 +36,8 @@ import TestSupport
     }
 
     @Test func aPortNothingListensOnIsAConnectFailureNamingTheServer() throws {
-        let port = freeLoopbackPort()
+        let (held, port) = closedLoopbackPort()
+        defer { close(held) }
         guard case .failure(.connect(let reason))? = try dial(port: port) else {
             Issue.record("expected a connect failure")
             return

@@ -125,9 +125,10 @@ struct PushDeliveryMockTests {
     }
 
     @Test func noServiceListeningIsAFailureToTryAgain() throws {
-        // A port nothing listens on (the mock's own port plus one is very likely free; if
-        // not, whatever answers is no TLS server with the mock's certificate).
-        let port = Int(mock.origin.split(separator: ":").last!)! + 1
+        // A port nothing listens on (held bound, not listening: no other test's server can
+        // take it meanwhile).
+        let (held, port) = closedLoopbackPort()
+        defer { close(held) }
         guard case .failed = try deliver("ok", endpoint: "https://127.0.0.1:\(port)/push/ok") else {
             Issue.record("expected a failure")
             return
