@@ -4,7 +4,9 @@
 /// verified against them and against the host name.
 public final class TLSClientContext {
     private let alpn: [String]
-    private let trust: Trust
+    /// The PEM file of CAs given (`Trust`), and whether the system's CAs join it.
+    private let caFile: String?
+    private let systemCAs: Bool
     private let verifiesPeer: Bool
     /// Whether a session checks the certificate against the name it was given.
     let checksName: Bool
@@ -42,16 +44,19 @@ public final class TLSClientContext {
     /// (Web Push's, OAuth's) even when it never dials out.
     public init(alpn: [String] = [], trust: Trust, check: PeerCheck) throws(TLSError) {
         self.alpn = alpn
-        self.trust = trust
+        switch trust {
+        case .system(let file): (caFile, systemCAs) = (file, true)
+        case .only(let file): (caFile, systemCAs) = (file, false)
+        }
         verifiesPeer = check != .none
         checksName = check == .chainAndName
-        switch trust {
-        case .only:
-            made = try makeContext()
-        case .system(let file):
+        if systemCAs {
             // The file alone, without the system's CAs: the same errors, at a file's cost.
-            _ = try OpenSSLContext.client(alpn: alpn, extraCAFile: verifiesPeer ? file : nil, verifyPeer: verifiesPeer,
+            _ = try OpenSSLContext.client(alpn: alpn, extraCAFile: verifiesPeer ? caFile : nil, verifyPeer: verifiesPeer,
                                           systemCAs: false)
+        } else {
+            // No system CAs to wait for: the context itself, now.
+            _ = try context()
         }
     }
 
@@ -59,18 +64,9 @@ public final class TLSClientContext {
     /// thread only, as every session is.
     func context() throws(TLSError) -> OpenSSLContext {
         if let made { return made }
-        let context = try makeContext()
+        let context = try OpenSSLContext.client(alpn: alpn, extraCAFile: caFile, verifyPeer: verifiesPeer, systemCAs: systemCAs)
         made = context
         return context
-    }
-
-    private func makeContext() throws(TLSError) -> OpenSSLContext {
-        switch trust {
-        case .system(let file):
-            try OpenSSLContext.client(alpn: alpn, extraCAFile: file, verifyPeer: verifiesPeer, systemCAs: true)
-        case .only(let file):
-            try OpenSSLContext.client(alpn: alpn, extraCAFile: file, verifyPeer: verifiesPeer, systemCAs: false)
-        }
     }
 }
 
