@@ -199,6 +199,18 @@ public final class EventLoop {
         stopped = true
     }
 
+    /// Turns until `done` holds, or until `limit` has passed on the loop's clock (nil: no
+    /// limit), for a command or a test that waits for one result. Whether `done` held.
+    @discardableResult
+    public func run(until done: () -> Bool, within limit: TimeSpan? = nil) -> Bool {
+        let deadline = limit.map { clock.now + $0 }
+        while !done() {
+            if let deadline, clock.now >= deadline { return false }
+            runOnce(maxWait: .milliseconds(20))
+        }
+        return true
+    }
+
     /// One iteration: wait for events (at most until the next timer, or `maxWait`), handle
     /// them, then the end of the turn phase by phase (`TurnPhase`), then each due timer
     /// followed by the phases of the work it queued.

@@ -102,9 +102,7 @@ extension CommandLine {
                 }
             }
         }
-        while outcome == nil {
-            loop.runOnce(maxWait: .seconds(1))
-        }
+        loop.run { outcome != nil }
         connection?.close()
         return outcome!
     }

@@ -61,6 +61,18 @@ final class RecordingHandler: IOHandler {
         #expect(loop.clock.now - start >= .milliseconds(30))
     }
 
+    @Test func runUntilStopsWhenTheWorkIsDoneOrTheLimitPasses() throws {
+        let loop = try EventLoop()
+        var fired = false
+        loop.schedule(after: .milliseconds(10)) { fired = true }
+        #expect(loop.run(until: { fired }, within: .seconds(10)))
+        #expect(fired)
+        // Nothing will make it true: the limit ends the turns, and says so.
+        let start = loop.clock.now
+        #expect(!loop.run(until: { false }, within: .milliseconds(30)))
+        #expect(loop.clock.now - start >= .milliseconds(30))
+    }
+
     @Test func readableDescriptorIsDelivered() throws {
         let loop = try EventLoop()
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))

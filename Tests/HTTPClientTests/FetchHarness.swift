@@ -54,10 +54,7 @@ final class FetchHarness {
     /// The loop's turns until `done` holds, 20 s at most (a guard against a hang, not a
     /// measure of anything).
     func run(until done: () -> Bool) {
-        let deadline = SystemClock.shared.now + .seconds(20)
-        while !done() && SystemClock.shared.now < deadline {
-            loop.runOnce(maxWait: .milliseconds(20))
-        }
+        loop.run(until: done, within: .seconds(20))
     }
 
     /// A self-signed P-256 certificate whose subjectAltName holds `names`.

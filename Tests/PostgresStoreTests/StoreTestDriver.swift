@@ -28,10 +28,7 @@ final class StoreTestDriver {
     }
 
     func run(until done: () -> Bool) {
-        let deadline = SystemClock.shared.now + .seconds(60)
-        while !done() && SystemClock.shared.now < deadline {
-            loop.runOnce(maxWait: .milliseconds(20))
-        }
+        loop.run(until: done, within: .seconds(60))
     }
 
     /// The result `start` hands to its callback, waited for on the loop.

@@ -18,10 +18,7 @@ final class LoopDriver {
     }
 
     func run(until done: () -> Bool) {
-        let deadline = SystemClock.shared.now + .seconds(30)
-        while !done() && SystemClock.shared.now < deadline {
-            loop.runOnce(maxWait: .milliseconds(20))
-        }
+        loop.run(until: done, within: .seconds(30))
     }
 
     /// The result `start` hands to its callback, waited for on the loop.

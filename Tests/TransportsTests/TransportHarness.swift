@@ -118,10 +118,7 @@ final class ConnectWatch: IOHandler {
 
 /// The loop's turns until `done` holds, 10 s at most.
 func run(_ loop: EventLoop, until done: () -> Bool) {
-    let deadline = SystemClock.shared.now + .seconds(10)
-    while !done() && SystemClock.shared.now < deadline {
-        loop.runOnce(maxWait: .milliseconds(20))
-    }
+    loop.run(until: done, within: .seconds(10))
 }
 
 /// A TCP connect to 127.0.0.1:`port` on the loop (`TCPConnect`): the socket, or the
