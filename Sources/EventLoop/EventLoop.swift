@@ -35,6 +35,8 @@ public final class EventLoop {
     /// between) only meets a read that would block.
     public var turnBudget = TimeSpan.milliseconds(4)
     public let handle: EventLoopHandle
+    /// The loop's thread as an executor of tasks (`startTask`).
+    public private(set) lazy var executor = LoopExecutor(loop: self)
     /// The CPU time of each turn so far (`TurnCPU`), for the metrics.
     public private(set) var turnCPU = TurnCPU()
     /// The thread's CPU time when the last turn ended; nil before the first (`run` sets it).

@@ -4,6 +4,10 @@
 /// (a wake-up that reads opens a read snapshot, and `endRead` comes after it again). Due timers
 /// run only when every phase is empty, so no timer sees a write turn that is still open.
 public enum TurnPhase: Int, CaseIterable, Sendable {
+    /// Tasks on the loop's executor (`LoopExecutor`) that the turn's events resumed or started
+    /// go on, until each ends or awaits what has not come yet: their writes are in before
+    /// the turn's COMMIT.
+    case tasks
     /// The turn's write transaction is committed (or rolled back), its held answers leave and
     /// its changes are published to subscribers.
     case commit
