@@ -2,6 +2,25 @@ import EventLoop
 import HTTP
 import Relaydeck
 
+/// Where a request's task answers: its responder while it runs within `startTask`, the
+/// parked request once it waited for the store (`APIHandler.park`).
+final class RequestRun {
+    var channel: APIHandler.Channel
+    /// The task has ended.
+    var ended = false
+
+    init(responder: HTTPResponder) {
+        channel = .responder(responder)
+    }
+
+    /// Whether an answer still has somewhere to go: not after the parked request's time was
+    /// up or its client went away (both answered or recorded it already).
+    var isActive: Bool {
+        if case .parked(let parked) = channel { return parked.isActive }
+        return true
+    }
+}
+
 extension APIHandler {
     /// Where an outcome goes: the responder of a request being handled, or a request that
     /// was parked while it waited for the write lock.
