@@ -78,17 +78,14 @@ public final class APIHandler: HTTPHandler {
         // The rest runs as a task on the loop (`EventLoop.startTask`): with SQLite, whose
         // awaits all return at once, it has ended when `startTask` returns, as a plain call
         // would have. A request whose task waits for the store is parked meanwhile.
-        let run = RequestRun(responder: responder)
-        context.loop.startTask { [self] in
-            await process(prepared, record: record, run: run)
-            run.ended = true
-        }
+        let run = RequestRun(handler: self, prepared: prepared, record: record, responder: responder)
+        context.loop.startTask(run)
         if !run.ended { park(run, prepared, record: record) }
     }
 
     /// The request after routing: the write lock if it writes, the gate, the endpoint, and
     /// its outcome carried out, on the request's channel (`RequestRun`).
-    private func process(_ prepared: Prepared, record: RequestRecord, run: RequestRun) async {
+    func process(_ prepared: Prepared, record: RequestRecord, run: RequestRun) async {
         var record = record
         guard prepared.endpoint.writes else {
             // A read after a write of this turn may have seen rows not committed yet: its

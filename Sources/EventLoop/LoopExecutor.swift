@@ -19,6 +19,8 @@ public final class LoopExecutor: TaskExecutor, @unchecked Sendable {
     // Written only on the loop thread (`enqueue` from another thread hands its job over).
     private var queue: [UnownedJob] = []
     private var draining = false
+    /// `startTask` is making a task, and drains right after: no turn phase is needed for it.
+    fileprivate var starting = false
     private let loopThread: pthread_t
     private unowned let loop: EventLoop
 
@@ -44,7 +46,7 @@ public final class LoopExecutor: TaskExecutor, @unchecked Sendable {
     public var waitingCount: Int { queue.count }
 
     private func append(_ job: UnownedJob) {
-        if queue.isEmpty && !draining {
+        if queue.isEmpty && !draining && !starting {
             loop.atEndOfTurn(.tasks) { [self] in self.drain() }
         }
         queue.append(job)
@@ -81,9 +83,26 @@ extension EventLoop {
     /// crossing is here, into `Task`'s initializer, which cannot see that.
     public func startTask(_ body: @escaping () async -> Void) {
         let loopBound = LoopBound(body)
+        executor.starting = true
         Task(executorPreference: executor) { await loopBound.value() }
+        executor.starting = false
         executor.drain()
     }
+
+    /// The same for an object's `run`: the task holds the object itself, with no closure
+    /// around it (a request's task, made once a request).
+    public func startTask(_ task: some LoopTask) {
+        let loopBound = LoopBound(task)
+        executor.starting = true
+        Task(executorPreference: executor) { await loopBound.value.run() }
+        executor.starting = false
+        executor.drain()
+    }
+}
+
+/// Work that runs as a task on the loop (`EventLoop.startTask`).
+public protocol LoopTask: AnyObject {
+    func run() async
 }
 
 /// A value that stays on the loop thread, passed through an API that asks for `Sendable`
