@@ -149,3 +149,29 @@ final class Thread: @unchecked Sendable {
         if let thread { pthread_join(thread, nil) }
     }
 }
+
+/// A task that is an object (`LoopTask`), as a request's will be.
+final class CountingTask: LoopTask {
+    let answer: LaterAnswer
+    var steps: [String] = []
+
+    init(answer: LaterAnswer) { self.answer = answer }
+
+    func run() async {
+        steps.append("runs")
+        steps.append("got \(await answer.value())")
+    }
+}
+
+@Suite struct LoopTaskTests {
+    @Test func anObjectsRunStartsAtOnceAndGoesOnWhenItsAnswerComes() throws {
+        let loop = try EventLoop()
+        let task = CountingTask(answer: LaterAnswer())
+        loop.startTask(task)
+        #expect(task.steps == ["runs"])
+        #expect(loop.executor.waitingCount == 0)
+        loop.schedule(after: .zero) { task.answer.resume(3) }
+        loop.runOnce(maxWait: .milliseconds(50))
+        #expect(task.steps == ["runs", "got 3"])
+    }
+}

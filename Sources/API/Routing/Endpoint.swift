@@ -9,13 +9,11 @@ struct AccountCaller {
 /// One method of one route, with who may call it. Each kind of access hands its endpoint the
 /// principal of the type it needs, so no endpoint reads an account ID that might be empty.
 struct Endpoint {
-    /// Each body is `async`: it runs in the request's task on the loop (`APIHandler.handle`),
-    /// and may await the store. A synchronous body is one whose awaits all return at once.
     enum Access {
-        case anyone((inout Call) async throws -> Outcome)
-        case account((inout Call, AccountCaller) async throws -> Outcome)
-        case apiKey((inout Call, KeyUse) async throws -> Outcome)
-        case accountOrKey((inout Call, Principal) async throws -> Outcome)
+        case anyone((inout Call) throws -> Outcome)
+        case account((inout Call, AccountCaller) throws -> Outcome)
+        case apiKey((inout Call, KeyUse) throws -> Outcome)
+        case accountOrKey((inout Call, Principal) throws -> Outcome)
     }
 
     let method: HTTPMethod
@@ -54,16 +52,16 @@ struct Endpoint {
     }
 
     /// Runs the endpoint for `principal`: a principal of another type is `403`.
-    func run(_ call: inout Call, _ principal: Principal?) async throws -> Outcome {
+    func run(_ call: inout Call, _ principal: Principal?) throws -> Outcome {
         switch (access, principal) {
         case (.anyone(let body), _):
-            return try await body(&call)
+            return try body(&call)
         case (.account(let body), .account(let accountID)?):
-            return try await body(&call, AccountCaller(accountID: accountID))
+            return try body(&call, AccountCaller(accountID: accountID))
         case (.apiKey(let body), .key(let use)?):
-            return try await body(&call, use)
+            return try body(&call, use)
         case (.accountOrKey(let body), let principal?):
-            return try await body(&call, principal)
+            return try body(&call, principal)
         case (.account, .key?):
             throw APIError.forbiddenForKey
         case (.apiKey, .account?):
