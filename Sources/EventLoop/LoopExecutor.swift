@@ -91,7 +91,7 @@ extension EventLoop {
 
     /// The same for an object's `run`: the task holds the object itself, with no closure
     /// around it (a request's task, made once a request).
-    public func startTask(_ task: some LoopTask) {
+    public func startTask(_ task: any LoopTask) {
         let loopBound = LoopBound(task)
         executor.starting = true
         Task(executorPreference: executor) { await loopBound.value.run() }

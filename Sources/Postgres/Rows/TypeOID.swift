@@ -25,7 +25,7 @@ enum TypeOID {
         case int2: "int2"
         case int4: "int4"
         case text: "text"
-        case oid: "oid"
+        case Self.oid: "oid"
         case json: "json"
         case float4: "float4"
         case float8: "float8"
