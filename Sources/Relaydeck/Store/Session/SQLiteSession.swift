@@ -2,9 +2,11 @@ import SQLite
 
 /// A `StoreSession` over a SQLite `Database`: each statement comes from the connection's
 /// cache, runs to its end and is reset before the call returns, so every await returns at
-/// once and a task of SQLite statements never suspends. The rows are read as `Row` (one
-/// reference, held inline in `any StoreRow`), so a row costs what `Database.rows` costs.
-/// Loop thread only; not Sendable.
+/// once and a task of SQLite statements never suspends. The rows come from `Database.rows`
+/// with no allocation of the session's per row (a `Row` is one reference, held inline in
+/// `any StoreRow`); what a statement costs more is the decoder called unspecialized through
+/// the existential: measured in a release build, about 0.2 µs a statement and 65 ns a row of
+/// four columns. Loop thread only; not Sendable.
 public final class SQLiteSession: StoreSession {
     public let database: Database
     private var nesting = TransactionNesting()
