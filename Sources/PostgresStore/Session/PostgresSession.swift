@@ -1,0 +1,136 @@
+import Postgres
+import Relaydeck
+import SQLite
+
+/// A `StoreSession` over one `PostgresConnection`: each call sends its statements as one
+/// batch and suspends its task until the connection's completion, which runs on the loop
+/// thread; the task goes on there in the same turn (`LoopExecutor`). Transactions and
+/// savepoints are SQL, a ROLLBACK TO and its RELEASE one batch.
+///
+/// The session owns no connection: its owner opens it, closes it and translates its errors.
+/// A closed connection fails each call at the end of the loop's turn (the connection's own
+/// `.closed`, through `runSoon`), never leaves it waiting. Loop thread only; not Sendable.
+public final class PostgresSession: StoreSession {
+    public let connection: PostgresConnection
+    private var nesting = TransactionNesting()
+
+    public init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    public var dialect: StoreDialect { .postgres }
+
+    public func rows<T>(_ sql: String, _ values: [StoreValue], _ decode: (any StoreRow) throws -> T) async throws -> [T] {
+        let result = try await query(sql, values)
+        var decoded: [T] = []
+        decoded.reserveCapacity(result.rows.count)
+        for row in result.rows { decoded.append(try decode(PostgresStoreRow(row, sql: sql))) }
+        return decoded
+    }
+
+    public func firstRow<T>(_ sql: String, _ values: [StoreValue], _ decode: (any StoreRow) throws -> T) async throws -> T? {
+        guard let row = try await query(sql, values).rows.first else { return nil }
+        return try decode(PostgresStoreRow(row, sql: sql))
+    }
+
+    /// The count of the command tag (`UPDATE 3`); 0 for a command that counts nothing.
+    @discardableResult
+    public func run(_ sql: String, _ values: [StoreValue]) async throws -> Int {
+        try await query(sql, values).rowsAffected ?? 0
+    }
+
+    public func execute(_ sql: String) async throws {
+        _ = try await query(sql, [])
+    }
+
+    public func begin() async throws {
+        try nesting.checkCanBegin()
+        try await sendOne(.begin)
+        nesting.began()
+    }
+
+    /// A COMMIT of a transaction that had failed is answered `ROLLBACK`, which the
+    /// connection turns into its error (`25P02`).
+    public func commit() async throws {
+        try nesting.checkInTransaction("COMMIT")
+        defer { nesting.ended() }
+        try await sendOne(.commit)
+    }
+
+    public func rollback() async throws {
+        try nesting.checkInTransaction("ROLLBACK")
+        defer { nesting.ended() }
+        try await sendOne(.rollback)
+    }
+
+    public func savepoint() async throws {
+        let name = try nesting.nextSavepoint()
+        try await sendOne(.savepoint(name))
+        nesting.savepointOpened()
+    }
+
+    public func releaseSavepoint() async throws {
+        let name = try nesting.innermostSavepoint()
+        try await sendOne(.releaseSavepoint(name))
+        nesting.savepointEnded()
+    }
+
+    public func rollbackToSavepoint() async throws {
+        let name = try nesting.innermostSavepoint()
+        let batch = try await send([.rollbackToSavepoint(name), .releaseSavepoint(name)])
+        _ = try batch.result(0)
+        _ = try batch.result(1)
+        nesting.savepointEnded()
+    }
+
+    private func sendOne(_ statement: PostgresQuery) async throws {
+        _ = try await send([statement]).result(0)
+    }
+
+    private func query(_ sql: String, _ values: [StoreValue]) async throws -> QueryResult {
+        #if DEBUG
+        try ParameterOrder.check(sql)
+        #endif
+        return try await send([PostgresQuery(sql, values.map(Self.postgresValue))]).result(0)
+    }
+
+    /// The batch's answer, awaited. A checked continuation: the connection promises one
+    /// completion per batch, and the check (a resume twice traps, one never made is
+    /// reported) costs nothing beside a round trip to the server.
+    private func send(_ statements: [PostgresQuery]) async throws -> BatchResult {
+        let answer = BatchAnswer()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            connection.run(statements) { result in
+                switch result {
+                case .success(let batch):
+                    answer.batch = batch
+                    continuation.resume()
+                case .failure(let error):
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+        guard let batch = answer.batch else { preconditionFailure("a batch resumed without its answer") }
+        return batch
+    }
+
+    static func postgresValue(_ value: StoreValue) -> PostgresValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .real(let number): .double(number)
+        case .text(let text): .text(text)
+        case .blob(let bytes): .bytes(bytes)
+        }
+    }
+}
+
+@available(*, unavailable, message: "a session belongs to the loop thread, as its connection does")
+extension PostgresSession: Sendable {}
+
+/// Where a batch's answer waits for the task that sent it. The continuation carries no value:
+/// `resume` takes its value as `sending`, and the checker cannot see the completion's
+/// `BatchResult` (not Sendable, the loop thread's like the task) as free to pass.
+private final class BatchAnswer {
+    var batch: BatchResult?
+}
