@@ -2,6 +2,36 @@ import EventLoop
 import HTTP
 import Relaydeck
 
+/// Where a request's task answers: its responder while it runs within `startTask`, the
+/// parked request once it waited for the store (`APIHandler.park`).
+final class RequestRun: LoopTask {
+    private unowned let handler: APIHandler
+    private let prepared: APIHandler.Prepared
+    private let record: RequestRecord
+    var channel: APIHandler.Channel
+    /// The task has ended.
+    var ended = false
+
+    init(handler: APIHandler, prepared: APIHandler.Prepared, record: RequestRecord, responder: HTTPResponder) {
+        self.handler = handler
+        self.prepared = prepared
+        self.record = record
+        channel = .responder(responder)
+    }
+
+    func run() async {
+        await handler.process(prepared, record: record, run: self)
+        ended = true
+    }
+
+    /// Whether an answer still has somewhere to go: not after the parked request's time was
+    /// up or its client went away (both answered or recorded it already).
+    var isActive: Bool {
+        if case .parked(let parked) = channel { return parked.isActive }
+        return true
+    }
+}
+
 extension APIHandler {
     /// Where an outcome goes: the responder of a request being handled, or a request that
     /// was parked while it waited for the write lock.

@@ -44,9 +44,9 @@ extension APIHandler {
     }
 
     /// Answers `outcome` now, or, while the turn has a transaction open, once it is committed.
-    func answerAfterCommit(_ outcome: Outcome, _ prepared: Prepared, responder: HTTPResponder, record: RequestRecord) {
+    func answerAfterCommit(_ outcome: Outcome, _ prepared: Prepared, channel: Channel, record: RequestRecord) {
         guard let turn else {
-            deliver(outcome, to: .responder(responder), record: record, prepared: prepared)
+            deliver(outcome, to: channel, record: record, prepared: prepared)
             return
         }
         guard case .respond(let response) = outcome else {
@@ -54,15 +54,23 @@ extension APIHandler {
             // request's writes with it), then carry it out as before.
             var record = record
             if let error = commitTurn() {
-                deliver(.respond(failure(error, &record, prepared)), to: .responder(responder), record: record)
+                deliver(.respond(failure(error, &record, prepared)), to: channel, record: record)
             } else {
-                deliver(outcome, to: .responder(responder), record: record, prepared: prepared)
+                deliver(outcome, to: channel, record: record, prepared: prepared)
             }
             return
         }
         // The COMMIT comes later in this turn; the timer only guards against a turn that
         // never ends (the server stopping answers it the same way).
-        let parked = responder.parkUntilEndOfTurn(timeout: Self.writeLockWait)
+        let parked: ParkedRequest
+        switch channel {
+        case .responder(let responder): parked = responder.parkUntilEndOfTurn(timeout: Self.writeLockWait)
+        case .parked(let waiting):
+            // Its record ends with the COMMIT below, also when its client goes meanwhile.
+            waiting.onCancel = nil
+            waiting.restartTimer(Self.writeLockWait)
+            parked = waiting
+        }
         parked.onTimeout = { [weak self] _ in self?.commitTurn() }
         turn.waiting.append(TurnCommit.Waiting(parked: parked, response: response, record: record, prepared: prepared))
     }

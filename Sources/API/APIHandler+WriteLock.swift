@@ -36,14 +36,14 @@ extension APIHandler {
 
     /// What runs once the lock is held: the whole request (gate and endpoint), or the rest of
     /// an endpoint that waited for work off the loop (`Pending`).
-    typealias LockedWork = (_ record: inout RequestRecord) -> Outcome
+    typealias LockedWork = nonisolated(nonsending) (_ record: inout RequestRecord) async -> Outcome
 
     /// Runs `work` with the lock held, then commits whatever it wrote, with the rest of the
     /// turn's transaction (an endpoint that failed has already undone its own savepoint; the
     /// key's use stays recorded). For a request answered at once, outside a loop turn's
     /// batch: one that waited for the lock or for work off the loop.
-    func runHoldingLock(_ work: LockedWork, _ prepared: Prepared, record: inout RequestRecord) -> Outcome {
-        let outcome = work(&record)
+    func runHoldingLock(_ work: LockedWork, _ prepared: Prepared, record: inout RequestRecord) async -> Outcome {
+        let outcome = await work(&record)
         if let error = commitTurn() {
             return .respond(failure(error, &record, prepared))
         }
@@ -54,7 +54,7 @@ extension APIHandler {
     /// request's own timer ends the wait with `503`.
     func waitForWriteLock(_ prepared: Prepared, record: RequestRecord, parked: ParkedRequest) {
         let attempt = WriteLockAttempt(handler: self, prepared: prepared, record: record, parked: parked) { [unowned self] record in
-            execute(prepared, record: &record)
+            await execute(prepared, record: &record)
         }
         attempt.schedule(after: .milliseconds(5))
     }
@@ -102,13 +102,20 @@ final class WriteLockAttempt {
         guard parked.isActive else { return }
         switch handler.takeWriteLock() {
         case .held:
-            let outcome = handler.runHoldingLock(work, prepared, record: &record)
-            handler.deliver(outcome, to: .parked(parked), record: record, prepared: prepared)
+            loop.startTask { [self] in
+                var record = record
+                let outcome = await handler.runHoldingLock(work, prepared, record: &record)
+                if parked.isActive { handler.deliver(outcome, to: .parked(parked), record: record, prepared: prepared) }
+            }
         case .busy:
             delay = min(delay + delay, .milliseconds(50))
             schedule(after: delay)
         case .unavailable:
-            handler.deliver(work(&record), to: .parked(parked), record: record, prepared: prepared)
+            loop.startTask { [self] in
+                var record = record
+                let outcome = await work(&record)
+                if parked.isActive { handler.deliver(outcome, to: .parked(parked), record: record, prepared: prepared) }
+            }
         }
     }
 

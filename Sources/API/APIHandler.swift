@@ -75,25 +75,65 @@ public final class APIHandler: HTTPHandler {
             deliver(.respond(failure(error, &record)), to: .responder(responder), record: record)
             return
         }
+        if case .immediate(let body) = prepared.endpoint.access, !prepared.endpoint.writes {
+            answerAfterCommit(executeAtOnce(prepared, body, record: &record), prepared, channel: .responder(responder),
+                              record: record)
+            return
+        }
+        // The rest runs as a task on the loop (`EventLoop.startTask`): with SQLite, whose
+        // awaits all return at once, it has ended when `startTask` returns, as a plain call
+        // would have. A request whose task waits for the store is parked meanwhile.
+        let run = RequestRun(handler: self, prepared: prepared, record: record, responder: responder)
+        context.loop.startTask(run)
+        if !run.ended { park(run, prepared, record: record) }
+    }
+
+    /// The request after routing: the write lock if it writes, the gate, the endpoint, and
+    /// its outcome carried out, on the request's channel (`RequestRun`).
+    func process(_ prepared: Prepared, record: RequestRecord, run: RequestRun) async {
+        var record = record
         guard prepared.endpoint.writes else {
             // A read after a write of this turn may have seen rows not committed yet: its
             // answer waits for the turn's COMMIT too.
-            answerAfterCommit(execute(prepared, record: &record), prepared, responder: responder, record: record)
+            let outcome = await execute(prepared, record: &record)
+            if run.isActive { answerAfterCommit(outcome, prepared, channel: run.channel, record: record) }
             return
         }
         switch takeWriteLock() {
         case .held:
-            answerAfterCommit(execute(prepared, record: &record), prepared, responder: responder, record: record)
+            let outcome = await execute(prepared, record: &record)
+            if run.isActive { answerAfterCommit(outcome, prepared, channel: run.channel, record: record) }
         case .busy where prepared.readsFirst:
             // A read that writes only when it finds something to mark (an inbox with items, a
             // question not seen yet) runs at once: what only reads answers while another
             // process holds the lock (a parked call ends at the end of its wait), and its own
             // write, if it needs one, is refused with 503 without waiting.
-            deliver(execute(prepared, record: &record), to: .responder(responder), record: record, prepared: prepared)
+            let outcome = await execute(prepared, record: &record)
+            if run.isActive { deliver(outcome, to: run.channel, record: record, prepared: prepared) }
         case .busy:
-            waitForWriteLock(prepared, record: record, parked: responder.park(timeout: Self.writeLockWait))
+            waitForWriteLock(prepared, record: record, parked: run.channel.parked(timeout: Self.writeLockWait))
         case .unavailable:
-            deliver(execute(prepared, record: &record), to: .responder(responder), record: record, prepared: prepared)
+            let outcome = await execute(prepared, record: &record)
+            if run.isActive { deliver(outcome, to: run.channel, record: record, prepared: prepared) }
+        }
+    }
+
+    /// A request whose task waits for the store: held for at most `writeLockWait`, then
+    /// `503` (what the task ends with later is dropped, though its writes are kept, as a
+    /// client's that went away); a client that goes away meanwhile ends its record.
+    private func park(_ run: RequestRun, _ prepared: Prepared, record: RequestRecord) {
+        let parked = run.channel.parked(timeout: Self.writeLockWait)
+        run.channel = .parked(parked)
+        // Not `record.parked`: the time waiting for the store is the server's.
+        var record = record
+        parked.onTimeout = { [weak self] _ in
+            guard let self else { return }
+            let unavailable = StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
+            deliver(.respond(failure(unavailable, &record, prepared)), to: .parked(parked), record: record)
+        }
+        parked.onCancel = { [weak self] _ in
+            record.ending = .clientWentAway
+            self?.finish(record)
         }
     }
 
@@ -146,23 +186,53 @@ public final class APIHandler: HTTPHandler {
     }
 
     /// The gate, then the body's value, then the endpoint.
-    func execute(_ prepared: Prepared, record: inout RequestRecord) -> Outcome {
+    func execute(_ prepared: Prepared, record: inout RequestRecord) async -> Outcome {
+        var call: Call
         let principal: Principal?
-        let body: JSON?
+        switch admit(prepared, record: &record) {
+        case .refused(let outcome): return outcome
+        case .admitted(let admitted, let caller): (call, principal) = (admitted, caller)
+        }
+        defer { record.apply(call.note) }
         do {
-            try prepared.endpoint.screen?(prepared.request)
-            principal = prepared.endpoint.needsCredential
-                ? try gate.admit(prepared.request, to: prepared.endpoint, record: &record) : nil
-            body = try parsedBody(prepared)
+            return try await prepared.endpoint.run(&call, principal)
         } catch {
             return .respond(failure(error, &record, prepared))
         }
-        var call = Call(request: prepared.request, path: prepared.parameters, body: body)
+    }
+
+    /// The same for an endpoint that never awaits and needs no credential (`/health`), with
+    /// no task around it.
+    private func executeAtOnce(_ prepared: Prepared, _ body: Endpoint.ImmediateBody, record: inout RequestRecord) -> Outcome {
+        var call: Call
+        switch admit(prepared, record: &record) {
+        case .refused(let outcome): return outcome
+        case .admitted(let admitted, _): call = admitted
+        }
         defer { record.apply(call.note) }
         do {
-            return try prepared.endpoint.run(&call, principal)
+            return try body(&call)
         } catch {
             return .respond(failure(error, &record, prepared))
+        }
+    }
+
+    private enum Admission {
+        case admitted(Call, Principal?)
+        case refused(Outcome)
+    }
+
+    /// The endpoint's screen, the gate (for an endpoint that needs a credential) and the
+    /// body's value: the call to make, or the answer that refuses it.
+    private func admit(_ prepared: Prepared, record: inout RequestRecord) -> Admission {
+        do {
+            try prepared.endpoint.screen?(prepared.request)
+            let principal = prepared.endpoint.needsCredential
+                ? try gate.admit(prepared.request, to: prepared.endpoint, record: &record) : nil
+            let body = try parsedBody(prepared)
+            return .admitted(Call(request: prepared.request, path: prepared.parameters, body: body), principal)
+        } catch {
+            return .refused(.respond(failure(error, &record, prepared)))
         }
     }
 

@@ -37,6 +37,8 @@ public final class EventLoop {
     public let handle: EventLoopHandle
     /// The loop's thread as an executor of tasks (`startTask`).
     public private(set) lazy var executor = LoopExecutor(loop: self)
+    /// The tasks kept for `startTask(_: LoopTask)`.
+    let workers = TaskWorkers()
     /// The CPU time of each turn so far (`TurnCPU`), for the metrics.
     public private(set) var turnCPU = TurnCPU()
     /// The thread's CPU time when the last turn ended; nil before the first (`run` sets it).

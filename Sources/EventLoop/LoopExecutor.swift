@@ -89,12 +89,11 @@ extension EventLoop {
         executor.drain()
     }
 
-    /// The same for an object's `run`: the task holds the object itself, with no closure
-    /// around it (a request's task, made once a request).
+    /// The same for an object's `run`, on a task kept for such work (`TaskWorkers`): a task
+    /// made once and resumed for each piece of work, not one made each time (a request's).
     public func startTask(_ task: any LoopTask) {
-        let loopBound = LoopBound(task)
         executor.starting = true
-        Task(executorPreference: executor) { await loopBound.value.run() }
+        workers.start(task, executor: executor)
         executor.starting = false
         executor.drain()
     }

@@ -175,3 +175,61 @@ final class CountingTask: LoopTask {
         #expect(task.steps == ["runs", "got 3"])
     }
 }
+
+/// The tasks `startTask(_: LoopTask)` keeps for its work (`TaskWorkers`).
+@Suite struct TaskWorkersTests {
+    @Test func aWorkerThatEndedItsWorkTakesTheNextInsteadOfANewTask() throws {
+        let loop = try EventLoop()
+        let first = CountingTask(answer: LaterAnswer())
+        loop.startTask(first)
+        #expect(loop.workers.idleCount == 0)
+        first.answer.resume(1)
+        loop.runOnce(maxWait: .zero)
+        #expect(first.steps == ["runs", "got 1"])
+        #expect(loop.workers.idleCount == 1)
+
+        let second = CountingTask(answer: LaterAnswer())
+        loop.startTask(second)
+        // The idle worker took it: none is left idle while it waits.
+        #expect(second.steps == ["runs"])
+        #expect(loop.workers.idleCount == 0)
+        second.answer.resume(2)
+        loop.runOnce(maxWait: .zero)
+        #expect(second.steps == ["runs", "got 2"])
+        #expect(loop.workers.idleCount == 1)
+    }
+
+    @Test func whileOneWaitsTheNextGoesToAnotherWorker() throws {
+        let loop = try EventLoop()
+        let tasks = (0..<3).map { _ in CountingTask(answer: LaterAnswer()) }
+        for task in tasks { loop.startTask(task) }
+        #expect(tasks.allSatisfy { $0.steps == ["runs"] })
+        for (index, task) in tasks.enumerated().reversed() { task.answer.resume(index) }
+        loop.runOnce(maxWait: .zero)
+        #expect(tasks.map(\.steps.last) == ["got 0", "got 1", "got 2"])
+        #expect(loop.workers.idleCount == 3)
+    }
+
+    @Test func atMostMaxIdleWorkersWaitAfterABurst() throws {
+        let loop = try EventLoop()
+        let burst = TaskWorkers.maxIdle + 36
+        let tasks = (0..<burst).map { _ in CountingTask(answer: LaterAnswer()) }
+        for task in tasks { loop.startTask(task) }
+        for task in tasks { task.answer.resume(0) }
+        loop.runOnce(maxWait: .zero)
+        #expect(tasks.allSatisfy { $0.steps == ["runs", "got 0"] })
+        #expect(loop.workers.idleCount == TaskWorkers.maxIdle)
+    }
+
+    @Test func workThatAwaitsNothingRunsOnOneWorker() throws {
+        let loop = try EventLoop()
+        final class AtOnce: LoopTask {
+            var runs = 0
+            func run() async { runs += await atHand(1) }
+        }
+        let task = AtOnce()
+        for _ in 0..<1000 { loop.startTask(task) }
+        #expect(task.runs == 1000)
+        #expect(loop.workers.idleCount == 1)
+    }
+}

@@ -9,12 +9,23 @@ struct AccountCaller {
 /// One method of one route, with who may call it. Each kind of access hands its endpoint the
 /// principal of the type it needs, so no endpoint reads an account ID that might be empty.
 struct Endpoint {
+    /// Each body is `async`: it runs in the request's task on the loop (`APIHandler.handle`),
+    /// and may await the store. A synchronous body is one whose awaits all return at once.
     enum Access {
-        case anyone((inout Call) throws -> Outcome)
-        case account((inout Call, AccountCaller) throws -> Outcome)
-        case apiKey((inout Call, KeyUse) throws -> Outcome)
-        case accountOrKey((inout Call, Principal) throws -> Outcome)
+        case anyone(AnyoneBody)
+        /// No credential, and a body that never awaits: run without a task (`/health`, which
+        /// monitors ask many times a second).
+        case immediate(ImmediateBody)
+        case account(Body<AccountCaller>)
+        case apiKey(Body<KeyUse>)
+        case accountOrKey(Body<Principal>)
     }
+
+    /// An endpoint's body for a caller of type `Caller`. `nonisolated(nonsending)`: it runs on
+    /// its caller's executor (the loop's), with no hop to look for it at each call.
+    typealias Body<Caller> = nonisolated(nonsending) (inout Call, Caller) async throws -> Outcome
+    typealias AnyoneBody = nonisolated(nonsending) (inout Call) async throws -> Outcome
+    typealias ImmediateBody = (inout Call) throws -> Outcome
 
     let method: HTTPMethod
     /// Whether the endpoint reads a JSON body; others ignore what is sent.
@@ -47,21 +58,25 @@ struct Endpoint {
     }
 
     var needsCredential: Bool {
-        if case .anyone = access { return false }
-        return true
+        switch access {
+        case .anyone, .immediate: return false
+        default: return true
+        }
     }
 
     /// Runs the endpoint for `principal`: a principal of another type is `403`.
-    func run(_ call: inout Call, _ principal: Principal?) throws -> Outcome {
+    func run(_ call: inout Call, _ principal: Principal?) async throws -> Outcome {
         switch (access, principal) {
         case (.anyone(let body), _):
+            return try await body(&call)
+        case (.immediate(let body), _):
             return try body(&call)
         case (.account(let body), .account(let accountID)?):
-            return try body(&call, AccountCaller(accountID: accountID))
+            return try await body(&call, AccountCaller(accountID: accountID))
         case (.apiKey(let body), .key(let use)?):
-            return try body(&call, use)
+            return try await body(&call, use)
         case (.accountOrKey(let body), let principal?):
-            return try body(&call, principal)
+            return try await body(&call, principal)
         case (.account, .key?):
             throw APIError.forbiddenForKey
         case (.apiKey, .account?):

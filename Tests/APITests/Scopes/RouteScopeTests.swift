@@ -32,7 +32,7 @@ import Testing
                 switch endpoint.access {
                 case .apiKey, .accountOrKey:
                     found[name] = endpoint.scope?.rawValue ?? "(each tool its own)"
-                case .account, .anyone:
+                case .account, .anyone, .immediate:
                     #expect(endpoint.scope == nil, "\(name)")
                 }
             }

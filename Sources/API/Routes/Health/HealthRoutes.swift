@@ -10,7 +10,7 @@ struct HealthRoutes: RouteGroup {
     }
 
     var routes: [Route] {
-        [Route("/health", [Endpoint(.get, .anyone { _ in .respond(health()) })])]
+        [Route("/health", [Endpoint(.get, .immediate { _ in .respond(health()) })])]
     }
 
     /// `no-cache`: a cache may keep the answer but must ask again before it uses it, so a
