@@ -99,24 +99,49 @@ extension Database {
     }
 
     private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        let name = try openSavepoint()
+        defer { transactionDepth -= 1 }
+        do {
+            let result = try body()
+            try releaseSavepoint(name)
+            return result
+        } catch {
+            rollBack(to: name)
+            throw error
+        }
+    }
+
+    /// `body` in a savepoint of the open transaction, for a body that awaits (a service
+    /// written against a store session): as a nested `transaction`, an error undoes only
+    /// `body`'s changes and is rethrown. Outside a transaction it is a misuse.
+    public func savepoint<T>(_ body: () async throws -> T) async throws -> T {
+        guard transactionDepth > 0 else { throw SQLiteError.misuse("a savepoint outside a transaction") }
+        let name = try openSavepoint()
+        defer { transactionDepth -= 1 }
+        do {
+            let result = try await body()
+            try releaseSavepoint(name)
+            return result
+        } catch {
+            rollBack(to: name)
+            throw error
+        }
+    }
+
+    /// SAVEPOINT, one level deeper; its name.
+    private func openSavepoint() throws(SQLiteError) -> String {
         // Outside a transaction SAVEPOINT would begin a new one, and RELEASE commit it on
         // its own: the outer transaction is gone, so its body must fail.
         guard isInTransaction else { throw Self.rolledBack() }
         let name = "relaydeck_savepoint_\(transactionDepth)"
         try statement("SAVEPOINT \(name)").run()
         transactionDepth += 1
-        defer { transactionDepth -= 1 }
+        return name
+    }
 
-        let result: T
-        do {
-            result = try body()
-            guard isInTransaction else { throw Self.rolledBack() }
-            try statement("RELEASE \(name)").run()
-        } catch {
-            rollBack(to: name)
-            throw error
-        }
-        return result
+    private func releaseSavepoint(_ name: String) throws(SQLiteError) {
+        guard isInTransaction else { throw Self.rolledBack() }
+        try statement("RELEASE \(name)").run()
     }
 
     /// Rolls the whole transaction back, keeping the caller's error as the one reported.

@@ -52,12 +52,12 @@ import Testing
         #expect(json["aps"]?["alert"]?["body"]?.stringValue == widest)
     }
 
-    @Test func noStartForADeviceThatHasTheActivityOrWhenTheAccountTurnedThemOff() throws {
+    @Test func noStartForADeviceThatHasTheActivityOrWhenTheAccountTurnedThemOff() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
         let task = try push.task(agent)
-        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+        try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         _ = try push.update(agent, task, TaskPatch(status: .inProgress))
         push.settle()
@@ -72,12 +72,12 @@ import Testing
         #expect(push.sender.requests.isEmpty)
     }
 
-    @Test func updatesOfOneTaskGoAtMostOnceInFiveSecondsAndTheLastStateIsNeverLost() throws {
+    @Test func updatesOfOneTaskGoAtMostOnceInFiveSecondsAndTheLastStateIsNeverLost() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil)
         var task = try push.task(agent, status: .inProgress)
-        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+        try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         task = try push.update(agent, task, TaskPatch(progress: .some(10)))
         push.settle()
@@ -108,12 +108,12 @@ import Testing
         #expect(push.sender.payloads[2]["aps"]?["content-state"]?["progress"] == .number(JSONNumber(50)))
     }
 
-    @Test func aQuestionOfTheTaskUpdatesTheActivityWithTheOldestPendingQuestion() throws {
+    @Test func aQuestionOfTheTaskUpdatesTheActivityWithTheOldestPendingQuestion() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil)
         let task = try push.task(agent, status: .inProgress)
-        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+        try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         let question = try push.ask(agent, taskID: task.id)
         push.settle()
@@ -124,12 +124,12 @@ import Testing
             """))
     }
 
-    @Test func aDoneTaskEndsItsActivitiesWithADismissalDateAndTheRegistrationGoes() throws {
+    @Test func aDoneTaskEndsItsActivitiesWithADismissalDateAndTheRegistrationGoes() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil)
         let task = try push.task(agent, status: .inProgress)
-        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+        try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         _ = try push.update(agent, task, TaskPatch(progress: .some(50)))
         push.advance(seconds: 1)
@@ -147,14 +147,14 @@ import Testing
         #expect(push.sender.requests.count == 2)
     }
 
-    @Test func deletingTheTaskOrItsKeyEndsTheActivity() throws {
+    @Test func deletingTheTaskOrItsKeyEndsTheActivity() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil)
         let first = try push.task(agent, status: .inProgress)
         let second = try push.task(agent, "Second", status: .inProgress)
         for task in [first, second] {
-            try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+            try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                              pushToken: PushToken(PushHarness.activityToken)!)
         }
         try push.tasks.delete(agent.principal, taskID: first.id)
@@ -197,12 +197,12 @@ private extension APNsRequest {
 }
 
 @Suite struct ServerChangePushTests {
-    @Test func aTaskThatRetentionDeletesReloadsTheWidgetsButSendsNoNotification() throws {
+    @Test func aTaskThatRetentionDeletesReloadsTheWidgetsButSendsNoNotification() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, widget: PushHarness.widgetToken)
         let task = try push.task(agent, status: .inProgress, notify: false)
-        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+        try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         _ = try push.update(agent, task, TaskPatch(status: .cancelled))
         push.advance(seconds: 60)

@@ -52,12 +52,12 @@ import Testing
         ])
     }
 
-    @Test func aRefusedActivityTokenRemovesTheRegistration() throws {
+    @Test func aRefusedActivityTokenRemovesTheRegistration() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
         try push.device(agent.accountID, apns: nil)
         let task = try push.task(agent, status: .inProgress)
-        try push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
+        try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         push.sender.answer = { _ in .refused(status: 410, reason: "Unregistered") }
         _ = try push.update(agent, task, TaskPatch(progress: .some(5)))

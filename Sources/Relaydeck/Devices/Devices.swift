@@ -33,7 +33,7 @@ public final class Devices {
             pushToStartToken: registration.pushToStartToken?.value,
             widgetPushToken: registration.widgetPushToken?.value, updatedAt: now)
         try store.write { db in
-            if try !Self.exists(db, accountID: accountID, deviceID: deviceID) {
+            if try !db.exists(SQL.exists, .text(accountID), .text(deviceID)) {
                 let count = try db.statement(SQL.count)
                 try count.bind(accountID, at: 1)
                 defer { count.reset() }
@@ -88,14 +88,6 @@ public final class Devices {
         try store.read { db in try db.rows(SQL.list, [.text(accountID)]) { try Device(row: $0) } }
     }
 
-    static func exists(_ db: Database, accountID: String, deviceID: String) throws -> Bool {
-        let statement = try db.statement(SQL.exists)
-        try statement.bind(accountID, at: 1)
-        try statement.bind(deviceID, at: 2)
-        defer { statement.reset() }
-        return try statement.step()
-    }
-
     private static func value(_ text: String?) -> SQLiteValue {
         text.map { .text($0) } ?? .null
     }
@@ -107,7 +99,8 @@ public final class Devices {
             """
         static let get = "SELECT \(columns) FROM devices WHERE account_id = ? AND id = ?"
         static let list = "SELECT \(columns) FROM devices WHERE account_id = ? ORDER BY rowid"
-        static let exists = "SELECT 1 FROM devices WHERE account_id = ? AND id = ?"
+        /// Written for both stores (`$N`, each first in order): `LiveActivities` reads it too.
+        static let exists = "SELECT 1 FROM devices WHERE account_id = $1 AND id = $2"
         static let count = "SELECT count(*) AS devices FROM devices WHERE account_id = ?"
         static let releaseToken = """
             UPDATE devices SET apns_token = NULL, push_to_start_token = NULL, widget_push_token = NULL, updated_at = ? \

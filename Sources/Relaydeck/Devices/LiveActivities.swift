@@ -15,20 +15,20 @@ public final class LiveActivities {
 
     /// `PUT /v1/tasks/{task_id}/live-activity`: keeps the newest token of the task on the
     /// device. The task and the device must belong to the account, else `404`.
-    public func register(accountID: String, taskID: String, deviceID: String, pushToken: PushToken) throws {
+    public func register(accountID: String, taskID: String, deviceID: String, pushToken: PushToken) async throws {
         let now = clock.wallMillis
-        try store.write { db in
-            try Self.checkOwnership(db, accountID: accountID, taskID: taskID, deviceID: deviceID)
-            try db.statement(SQL.upsert).run(.text(taskID), .text(deviceID), .text(accountID), .text(pushToken.value), .integer(now))
+        try await store.writing { db in
+            try await Self.checkOwnership(db, accountID: accountID, taskID: taskID, deviceID: deviceID)
+            try await db.run(SQL.upsert, .text(taskID), .text(deviceID), .text(accountID), .text(pushToken.value), .integer(now))
         }
     }
 
     /// `DELETE /v1/tasks/{task_id}/live-activity`: `204` also when nothing was registered, but
     /// the task and the device must still belong to the account.
-    public func unregister(accountID: String, taskID: String, deviceID: String) throws {
-        try store.write { db in
-            try Self.checkOwnership(db, accountID: accountID, taskID: taskID, deviceID: deviceID)
-            try db.statement(SQL.delete).run(.text(taskID), .text(deviceID), .text(accountID))
+    public func unregister(accountID: String, taskID: String, deviceID: String) async throws {
+        try await store.writing { db in
+            try await Self.checkOwnership(db, accountID: accountID, taskID: taskID, deviceID: deviceID)
+            try await db.run(SQL.delete, .text(taskID), .text(deviceID), .text(accountID))
         }
     }
 
@@ -43,31 +43,30 @@ public final class LiveActivities {
 
     /// The task first (it is in the path), then the device. A task of a deleted key is gone
     /// for the account at once (`rest-api.md#keys`), though its row waits for the purge.
-    private static func checkOwnership(_ db: Database, accountID: String, taskID: String, deviceID: String) throws {
-        let task = try db.statement(SQL.taskOfAccount)
-        try task.bind(taskID, at: 1)
-        try task.bind(accountID, at: 2)
-        defer { task.reset() }
-        guard try task.step() else { throw DomainError.notFound("Task not found.") }
-        guard try Devices.exists(db, accountID: accountID, deviceID: deviceID) else {
+    private static func checkOwnership(_ db: any StoreSession, accountID: String, taskID: String, deviceID: String) async throws {
+        guard try await db.exists(SQL.taskOfAccount, .text(taskID), .text(accountID)) else {
+            throw DomainError.notFound("Task not found.")
+        }
+        guard try await db.exists(Devices.SQL.exists, .text(accountID), .text(deviceID)) else {
             throw DomainError.notFound("Device not found.")
         }
     }
 
+    /// Written for both stores (`$N`, each first in order: `StoreSession`).
     enum SQL {
         /// Read here rather than through the tasks service, which is written beside this one;
         /// a task counts only while its key lives.
         static let taskOfAccount = """
             SELECT 1 FROM tasks t JOIN keys k ON k.id = t.key_id \
-            WHERE t.id = ? AND t.account_id = ? AND k.deleted_at IS NULL
+            WHERE t.id = $1 AND t.account_id = $2 AND k.deleted_at IS NULL
             """
         static let upsert = """
-            INSERT INTO live_activities (task_id, device_id, account_id, push_token, updated_at) VALUES (?, ?, ?, ?, ?) \
+            INSERT INTO live_activities (task_id, device_id, account_id, push_token, updated_at) VALUES ($1, $2, $3, $4, $5) \
             ON CONFLICT (task_id, device_id) DO UPDATE SET push_token = excluded.push_token, updated_at = excluded.updated_at
             """
-        static let delete = "DELETE FROM live_activities WHERE task_id = ? AND device_id = ? AND account_id = ?"
+        static let delete = "DELETE FROM live_activities WHERE task_id = $1 AND device_id = $2 AND account_id = $3"
         static let ofTask = """
-            SELECT device_id, push_token FROM live_activities WHERE task_id = ? AND account_id = ? ORDER BY updated_at, device_id
+            SELECT device_id, push_token FROM live_activities WHERE task_id = $1 AND account_id = $2 ORDER BY updated_at, device_id
             """
     }
 }

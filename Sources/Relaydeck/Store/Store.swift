@@ -35,6 +35,8 @@ public final class Store {
     private var turnRead = false
     /// The unit of work last begun; `write` is a savepoint in it while it is open.
     private var work: UnitOfWork?
+    /// The session over the open connection (`reading`, `writing`), made again for a new one.
+    private var sqliteSession: SQLiteSession?
     /// Checkpoints on a thread of their own (`checkpointInBackground`); nil: SQLite's own,
     /// inside the COMMIT that crosses 1000 frames.
     private var checkpointer: Checkpointer?
@@ -104,21 +106,35 @@ public final class Store {
     /// snapshot).
     @discardableResult
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        let database = try connection()
+        let database = try readConnection()
         do {
-            // DEFERRED takes no lock yet: the first statement takes the read lock, and it is
-            // kept until the turn ends. Where no transaction can begin (one of ours is still
-            // open after SQLite rolled it back on an I/O error), the read goes on without.
-            if let endOfTurn, !turnRead, !database.isInTransaction, (try? database.begin(.deferred)) != nil {
-                turnRead = true
-                endOfTurn { [weak self] in self?.endTurnRead() }
-            }
             // A read that works proves little while writes may still fail (a lock held
             // elsewhere): only a write or a reopen ends a failure.
             return try body(database)
         } catch let error as SQLiteError {
             throw translate(error)
         }
+    }
+
+    /// The session over `database`, the open connection.
+    func session(over database: Database) -> SQLiteSession {
+        if let sqliteSession, sqliteSession.database === database { return sqliteSession }
+        let session = SQLiteSession(database)
+        sqliteSession = session
+        return session
+    }
+
+    /// The connection for a read, in the turn's read transaction when the server shares one.
+    func readConnection() throws(StoreError) -> Database {
+        let database = try connection()
+        // DEFERRED takes no lock yet: the first statement takes the read lock, and it is
+        // kept until the turn ends. Where no transaction can begin (one of ours is still
+        // open after SQLite rolled it back on an I/O error), the read goes on without.
+        if let endOfTurn, !turnRead, !database.isInTransaction, (try? database.begin(.deferred)) != nil {
+            turnRead = true
+            endOfTurn { [weak self] in self?.endTurnRead() }
+        }
+        return database
     }
 
     /// Runs `body` in one IMMEDIATE transaction: everything or nothing is written, and a
@@ -150,27 +166,57 @@ public final class Store {
                 throw translate(error)
             }
         }
-        let database = try connection()
-        endTurnRead()
-        let work: UnitOfWork
-        do {
-            work = try UnitOfWork(store: self, database: database)
-        } catch {
-            throw translate(error)
-        }
-        self.work = work
+        let work = try beginOwnWork()
         let result: T
         do {
             result = try body(work, 0)
-        } catch let error as SQLiteError {
-            work.rollBack()
-            throw translate(error)
         } catch {
-            work.rollBack()
-            throw error
+            throw abandon(work, error)
         }
         try work.commit()
         return result
+    }
+
+    /// The same for a body that awaits (`writing`).
+    func performing<T>(_ body: (UnitOfWork, Int) async throws -> T) async throws -> T {
+        if let work, work.isOpen {
+            do {
+                let result = try await work.savepoint { try await body(work, work.depth) }
+                writeWorked()
+                return result
+            } catch let error as SQLiteError {
+                throw translate(error)
+            }
+        }
+        let work = try beginOwnWork()
+        let result: T
+        do {
+            result = try await body(work, 0)
+        } catch {
+            throw abandon(work, error)
+        }
+        try work.commit()
+        return result
+    }
+
+    /// A unit of work of a write's own (no turn's is open): BEGIN IMMEDIATE.
+    private func beginOwnWork() throws(StoreError) -> UnitOfWork {
+        let database = try connection()
+        endTurnRead()
+        do {
+            let work = try UnitOfWork(store: self, database: database)
+            self.work = work
+            return work
+        } catch {
+            throw translate(error)
+        }
+    }
+
+    /// Rolls back a write's own unit whose body threw; the error to throw.
+    private func abandon(_ work: UnitOfWork, _ error: any Error) -> any Error {
+        work.rollBack()
+        if let error = error as? SQLiteError { return translate(error) }
+        return error
     }
 
     /// Takes the write lock without waiting, so the loop never sleeps in SQLite's busy
@@ -296,6 +342,7 @@ public final class Store {
         }
         database.close()
         self.database = nil
+        sqliteSession = nil
     }
 
     /// A write (or its COMMIT) went through: that ends a failure, if one lasted.
@@ -336,6 +383,7 @@ public final class Store {
             work = nil
             database?.close()
             database = nil
+            sqliteSession = nil
             lastOpenAttempt = monotonicMillis
         }
         return .unavailable(retryAfterSeconds: Self.retryAfterSeconds)

@@ -37,8 +37,7 @@ public final class UnitOfWork {
     /// `body` in a savepoint: when it throws, its SQL and the changes it recorded are undone,
     /// and the rest of the transaction goes on; when it returns, they join the level around it.
     func savepoint<T>(_ body: () throws -> T) throws -> T {
-        precondition(isOpen, "a write inside a unit of work that has ended")
-        levels.append([])
+        enterLevel()
         let result: T
         do {
             result = try database.transaction { try body() }
@@ -46,9 +45,33 @@ public final class UnitOfWork {
             levels.removeLast()
             throw error
         }
+        leaveLevel()
+        return result
+    }
+
+    /// The same for a body that awaits (a service written against a store session).
+    func savepoint<T>(_ body: () async throws -> T) async throws -> T {
+        enterLevel()
+        let result: T
+        do {
+            result = try await database.savepoint { try await body() }
+        } catch {
+            levels.removeLast()
+            throw error
+        }
+        leaveLevel()
+        return result
+    }
+
+    private func enterLevel() {
+        precondition(isOpen, "a write inside a unit of work that has ended")
+        levels.append([])
+    }
+
+    /// The changes of the level that returned join the level around it.
+    private func leaveLevel() {
         let kept = levels.removeLast()
         levels[levels.count - 1] += kept
-        return result
     }
 
     /// Plans `changes` (their push rows are written now, in this transaction) and keeps them

@@ -35,42 +35,44 @@ import Testing
         }
     }
 
-    @Test func registerKeepsTheNewestTokenOfTheTaskOnTheDevice() throws {
-        try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
+    @Test func registerKeepsTheNewestTokenOfTheTaskOnTheDevice() async throws {
+        try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
         let newer = PushToken("ab" + Self.token.value)!
-        try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: newer)
+        try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: newer)
         let found = try live.registrations(accountID: accountID, taskID: "tsk_1")
         #expect(found.map(\.deviceID) == [Self.device])
         #expect(found.map(\.pushToken) == [newer.value])
     }
 
-    @Test func unregisterRemovesItAndIsFineWhenNothingIsRegistered() throws {
-        try live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
-        try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
-        try live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
+    @Test func unregisterRemovesItAndIsFineWhenNothingIsRegistered() async throws {
+        try await live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
+        try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
+        try await live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
         #expect(try live.registrations(accountID: accountID, taskID: "tsk_1").isEmpty)
     }
 
-    @Test func aTaskOrDeviceOfAnotherAccountIsNotFound() throws {
+    @Test func aTaskOrDeviceOfAnotherAccountIsNotFound() async throws {
         let (other, _, otherKeys) = try test.account(withKeys: 1)
         try insertTask("tsk_2", accountID: other.id, keyID: otherKeys[0].key.id)
         _ = try devices.register(accountID: other.id, deviceID: DevicesTests.tablet, DevicesTests.registration())
-        for action in [{ try live.register(accountID: accountID, taskID: "tsk_2", deviceID: Self.device, pushToken: Self.token) },
-                       { try live.unregister(accountID: accountID, taskID: "tsk_2", deviceID: Self.device) },
-                       { try live.register(accountID: accountID, taskID: "tsk_none", deviceID: Self.device, pushToken: Self.token) }] {
-            #expect(throws: DomainError.notFound("Task not found.")) { try action() }
-        }
-        for action in [{ try live.register(accountID: accountID, taskID: "tsk_1", deviceID: DevicesTests.tablet, pushToken: Self.token) },
-                       { try live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: DevicesTests.tablet) }] {
-            #expect(throws: DomainError.notFound("Device not found.")) { try action() }
+        // Each is tried as a registration and as its removal.
+        let refused = [("tsk_2", Self.device, "Task not found."), ("tsk_none", Self.device, "Task not found."),
+                       ("tsk_1", DevicesTests.tablet, "Device not found.")]
+        for (taskID, deviceID, message) in refused {
+            await #expect(throws: DomainError.notFound(message)) {
+                try await live.register(accountID: accountID, taskID: taskID, deviceID: deviceID, pushToken: Self.token)
+            }
+            await #expect(throws: DomainError.notFound(message)) {
+                try await live.unregister(accountID: accountID, taskID: taskID, deviceID: deviceID)
+            }
         }
         #expect(try test.rowCount("live_activities") == 0)
     }
 
-    @Test func aTaskOfADeletedKeyIsNotFound() throws {
+    @Test func aTaskOfADeletedKeyIsNotFound() async throws {
         try test.keys.delete(accountID: accountID, keyID: keyID)
-        #expect(throws: DomainError.notFound("Task not found.")) {
-            try live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
+        await #expect(throws: DomainError.notFound("Task not found.")) {
+            try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
         }
     }
 }

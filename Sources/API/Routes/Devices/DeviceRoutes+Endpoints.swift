@@ -50,7 +50,7 @@ extension DeviceRoutes {
     }
 
     /// `PUT /v1/tasks/{task_id}/live-activity` `{"device_id", "push_token"}`: `204`.
-    func putLiveActivity(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func putLiveActivity(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         var body = call.bodyReader()
         body.require("device_id")
         body.require("push_token")
@@ -58,20 +58,21 @@ extension DeviceRoutes {
         let pushToken = body.read("push_token", .pushToken)
         try body.check()
         guard let deviceID, let pushToken else { throw APIError.defect("a checked live activity body lost a field") }
-        try liveActivities.register(accountID: account.accountID, taskID: try call.path("task_id"),
-                                    deviceID: deviceID, pushToken: pushToken)
+        let taskID = try call.path("task_id")
+        try await liveActivities.register(accountID: account.accountID, taskID: taskID, deviceID: deviceID, pushToken: pushToken)
         return Answers.noContent
     }
 
     /// `DELETE /v1/tasks/{task_id}/live-activity` `{"device_id"}`: `204`, also when the
     /// device had no registered activity.
-    func deleteLiveActivity(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func deleteLiveActivity(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         var body = call.bodyReader()
         body.require("device_id")
         let deviceID = body.read("device_id", .deviceID)
         try body.check()
         guard let deviceID else { throw APIError.defect("a checked live activity body lost its device") }
-        try liveActivities.unregister(accountID: account.accountID, taskID: try call.path("task_id"), deviceID: deviceID)
+        let taskID = try call.path("task_id")
+        try await liveActivities.unregister(accountID: account.accountID, taskID: taskID, deviceID: deviceID)
         return Answers.noContent
     }
 }

@@ -25,8 +25,8 @@ final class DeviceRoutes: RouteGroup {
                 Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
             ]),
             Route("/v1/tasks/{task_id}/live-activity", [
-                Endpoint(.put, body: true, .account { [self] call, account in try putLiveActivity(&call, account) }),
-                Endpoint(.delete, body: true, .account { [self] call, account in try deleteLiveActivity(&call, account) }),
+                Endpoint(.put, body: true, .account { [self] call, account in try await putLiveActivity(&call, account) }),
+                Endpoint(.delete, body: true, .account { [self] call, account in try await deleteLiveActivity(&call, account) }),
             ]),
         ]
     }

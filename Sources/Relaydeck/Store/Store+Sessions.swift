@@ -1,0 +1,30 @@
+import SQLite
+
+/// The store for services written against `StoreSession` (issue 25: the same service code on
+/// SQLite and on PostgreSQL). The same rules as `read` and `write`: a read shares the turn's
+/// read transaction; a write is a savepoint of the unit of work open (the turn's) or a unit
+/// of its own, committed when its body returns; changes recorded through `turn` are published
+/// after the COMMIT. With SQLite every await in the body returns at once.
+extension Store {
+    @discardableResult
+    public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
+        let database = try readConnection()
+        do {
+            return try await body(session(over: database))
+        } catch let error as SQLiteError {
+            throw translate(error)
+        }
+    }
+
+    @discardableResult
+    public func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
+        try await performing { work, _ in try await body(session(over: work.database)) }
+    }
+
+    @discardableResult
+    public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
+        try await performing { work, depth in
+            try await body(session(over: work.database), ChangeRecorder(work: work, hub: hub, depth: depth))
+        }
+    }
+}
