@@ -5,10 +5,10 @@ import SQLite
 /// each task and device, the update token ActivityKit gave, which the `update` and `end`
 /// pushes of `push.md#live-activity` go to.
 public final class LiveActivities {
-    private let store: Store
+    private let store: any SessionStore
     private let clock: any Clock
 
-    public init(store: Store, clock: any Clock) {
+    public init(store: any SessionStore, clock: any Clock) {
         self.store = store
         self.clock = clock
     }
@@ -33,9 +33,9 @@ public final class LiveActivities {
     }
 
     /// The registrations of a task: device ID and token, oldest first (for the pushes).
-    public func registrations(accountID: String, taskID: String) throws -> [(deviceID: String, pushToken: String)] {
-        try store.read { db in
-            try db.rows(SQL.ofTask, [.text(taskID), .text(accountID)]) { row in
+    public func registrations(accountID: String, taskID: String) async throws -> [(deviceID: String, pushToken: String)] {
+        try await store.reading { db in
+            try await db.rows(SQL.ofTask, [.text(taskID), .text(accountID)]) { row in
                 (deviceID: try row.text("device_id"), pushToken: try row.text("push_token"))
             }
         }

@@ -1,11 +1,20 @@
 import SQLite
 
+/// What a service written against `StoreSession` needs of its store, whichever it is: SQLite's
+/// `Store`, or PostgreSQL's (`PostgresSessionStore`). A read runs its body with a session; a
+/// write runs its body in a transaction (or a savepoint of the one open), committed when the
+/// body returns and undone when it throws.
+public protocol SessionStore: AnyObject {
+    func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
+    func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
+}
+
 /// The store for services written against `StoreSession` (issue 25: the same service code on
 /// SQLite and on PostgreSQL). The same rules as `read` and `write`: a read shares the turn's
 /// read transaction; a write is a savepoint of the unit of work open (the turn's) or a unit
 /// of its own, committed when its body returns; changes recorded through `turn` are published
 /// after the COMMIT. With SQLite every await in the body returns at once.
-extension Store {
+extension Store: SessionStore {
     @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
         let database = try readConnection()

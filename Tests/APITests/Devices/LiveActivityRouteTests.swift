@@ -37,14 +37,14 @@ import Testing
         try api.send(method, "/v1/tasks/\(task)/live-activity", [bearer(token ?? self.token)], body: body)
     }
 
-    @Test func putRegistersAndDeleteRemovesBoth204() throws {
+    @Test func putRegistersAndDeleteRemovesBoth204() async throws {
         let put = try send("PUT", #"{"device_id":"\#(Self.device)","push_token":"\#(Self.pushToken)"}"#)
         #expect(put.status == 204)
         #expect(put.text == "")
-        #expect(try api.services.liveActivities.registrations(accountID: accountID, taskID: "tsk_1").map(\.pushToken) == [Self.pushToken])
+        #expect(try await api.services.liveActivities.registrations(accountID: accountID, taskID: "tsk_1").map(\.pushToken) == [Self.pushToken])
         let deleted = try send("DELETE", #"{"device_id":"\#(Self.device)"}"#)
         #expect(deleted.status == 204)
-        #expect(try api.services.liveActivities.registrations(accountID: accountID, taskID: "tsk_1").isEmpty)
+        #expect(try await api.services.liveActivities.registrations(accountID: accountID, taskID: "tsk_1").isEmpty)
         // Nothing registered is still 204.
         #expect(try send("DELETE", #"{"device_id":"\#(Self.device)"}"#).status == 204)
     }

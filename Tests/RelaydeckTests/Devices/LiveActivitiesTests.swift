@@ -39,7 +39,7 @@ import Testing
         try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
         let newer = PushToken("ab" + Self.token.value)!
         try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: newer)
-        let found = try live.registrations(accountID: accountID, taskID: "tsk_1")
+        let found = try await live.registrations(accountID: accountID, taskID: "tsk_1")
         #expect(found.map(\.deviceID) == [Self.device])
         #expect(found.map(\.pushToken) == [newer.value])
     }
@@ -48,7 +48,7 @@ import Testing
         try await live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
         try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
         try await live.unregister(accountID: accountID, taskID: "tsk_1", deviceID: Self.device)
-        #expect(try live.registrations(accountID: accountID, taskID: "tsk_1").isEmpty)
+        #expect(try await live.registrations(accountID: accountID, taskID: "tsk_1").isEmpty)
     }
 
     @Test func aTaskOrDeviceOfAnotherAccountIsNotFound() async throws {
