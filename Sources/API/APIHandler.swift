@@ -185,13 +185,25 @@ public final class APIHandler: HTTPHandler {
         return Prepared(request: request, endpoint: endpoint, parameters: parameters, hasBody: hasBody)
     }
 
-    /// The gate, then the body's value, then the endpoint.
+    /// The endpoint's screen, the gate, then the body's value, then the endpoint.
     func execute(_ prepared: Prepared, record: inout RequestRecord) async -> Outcome {
+        var principal: Principal?
+        do {
+            try prepared.endpoint.screen?(prepared.request)
+            if prepared.endpoint.needsCredential {
+                // Finding the principal may await the store; the limit after it may not, and
+                // only it changes the gate (a mutating call never spans an await).
+                let identified = try await Gate.identify(prepared.request, to: prepared.endpoint, record: &record,
+                                                         context: context)
+                principal = try gate.limit(identified, prepared.endpoint)
+            }
+        } catch {
+            return .respond(failure(error, &record, prepared))
+        }
         var call: Call
-        let principal: Principal?
-        switch admit(prepared, record: &record) {
+        switch admitted(prepared, record: &record) {
         case .refused(let outcome): return outcome
-        case .admitted(let admitted, let caller): (call, principal) = (admitted, caller)
+        case .admitted(let admitted): call = admitted
         }
         defer { record.apply(call.note) }
         do {
@@ -204,10 +216,15 @@ public final class APIHandler: HTTPHandler {
     /// The same for an endpoint that never awaits and needs no credential (`/health`), with
     /// no task around it.
     private func executeAtOnce(_ prepared: Prepared, _ body: Endpoint.ImmediateBody, record: inout RequestRecord) -> Outcome {
+        do {
+            try prepared.endpoint.screen?(prepared.request)
+        } catch {
+            return .respond(failure(error, &record, prepared))
+        }
         var call: Call
-        switch admit(prepared, record: &record) {
+        switch admitted(prepared, record: &record) {
         case .refused(let outcome): return outcome
-        case .admitted(let admitted, _): call = admitted
+        case .admitted(let admitted): call = admitted
         }
         defer { record.apply(call.note) }
         do {
@@ -217,20 +234,15 @@ public final class APIHandler: HTTPHandler {
         }
     }
 
-    private enum Admission {
-        case admitted(Call, Principal?)
+    private enum CallOrRefusal {
+        case admitted(Call)
         case refused(Outcome)
     }
 
-    /// The endpoint's screen, the gate (for an endpoint that needs a credential) and the
-    /// body's value: the call to make, or the answer that refuses it.
-    private func admit(_ prepared: Prepared, record: inout RequestRecord) -> Admission {
+    /// The endpoint's call with the body's value, or the answer that refuses the body.
+    private func admitted(_ prepared: Prepared, record: inout RequestRecord) -> CallOrRefusal {
         do {
-            try prepared.endpoint.screen?(prepared.request)
-            let principal = prepared.endpoint.needsCredential
-                ? try gate.admit(prepared.request, to: prepared.endpoint, record: &record) : nil
-            let body = try parsedBody(prepared)
-            return .admitted(Call(request: prepared.request, path: prepared.parameters, body: body), principal)
+            return .admitted(Call(request: prepared.request, path: prepared.parameters, body: try parsedBody(prepared)))
         } catch {
             return .refused(.respond(failure(error, &record, prepared)))
         }

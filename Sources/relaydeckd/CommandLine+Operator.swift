@@ -56,7 +56,7 @@ extension CommandLine {
         withStore { store, config in
             let services = operatorServices(store)
             let (account, token) = try services.accounts.create()
-            let link = try loginLink(for: account.id, store: store, config: config)
+            let link = try await loginLink(for: account.id, store: store, config: config)
             // The creation JSON with one more member: the link for the web console.
             var text = created("account", account.write, "token", token)
             text.removeLast()
@@ -74,13 +74,13 @@ extension CommandLine {
             return 2
         }
         return withStore(refused: "--account \(String(reflecting: accountID))") { store, config in
-            output(try loginLink(for: accountID, store: store, config: config))
+            output(try await loginLink(for: accountID, store: store, config: config))
         }
     }
 
     /// A new one-time login link of the account (`Account not found.` for an unknown one).
-    private static func loginLink(for accountID: String, store: Store, config: Config) throws -> String {
-        let token = try WebSignIn(store: store, clock: SystemClock.shared, random: SystemRandom()).createLoginToken(accountID: accountID)
+    private static func loginLink(for accountID: String, store: Store, config: Config) async throws -> String {
+        let token = try await WebSignIn(store: store, clock: SystemClock.shared, random: SystemRandom()).createLoginToken(accountID: accountID)
         return consoleBase(config) + "/app/#login=" + token
     }
 
@@ -137,7 +137,10 @@ extension CommandLine {
     /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
     /// runs `body`, closes; one line and exit 1 for whatever fails. `refused` names the value a
     /// "not found" is about (`--account "acc_..."`), so the operator sees which one.
-    private static func withStore(refused: String? = nil, _ body: (Store, Config) throws -> Void) -> Int32 {
+    /// Runs `body` on the store of the configuration, as a task on a loop of its own (the
+    /// services await their store; with SQLite every await returns at once, so the task ends
+    /// within its first turn): 0 when it did its work, 1 with one line on stderr when not.
+    private static func withStore(refused: String? = nil, _ body: (Store, Config) async throws -> Void) -> Int32 {
         guard let config = operatorConfig() else { return 1 }
         if let refusal = config.unservedDatabaseRefusal {
             printError(refusal)
@@ -152,7 +155,8 @@ extension CommandLine {
                 printError("DATABASE_PATH: cannot open \(config.databasePath)")
                 return 1
             }
-            try body(store, config)
+            // The task ends before `runOnLoop` returns, so `body` does not outlive this call.
+            try withoutActuallyEscaping(body) { body in try runOnLoop { try await body(store, config) } }
             return 0
         } catch let error as DomainError {
             switch error {
@@ -165,6 +169,17 @@ extension CommandLine {
             printError("DATABASE_PATH: \(error)")
             return 1
         }
+    }
+
+    /// `body` as a task on a loop made for it, turned until the task ends; its error rethrown.
+    private static func runOnLoop(_ body: @escaping () async throws -> Void) throws {
+        let loop = try EventLoop()
+        var outcome: Result<Void, any Error>?
+        loop.startTask {
+            do { try await body(); outcome = .success(()) } catch { outcome = .failure(error) }
+        }
+        loop.run(until: { outcome != nil })
+        try outcome?.get()
     }
 
     private static func operatorServices(_ store: Store) -> (accounts: Accounts, keys: Keys) {

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deleteHidesTheAccountAndMarksItsKeysDeleted(kind: StoreKind) throws {
+    func deleteHidesTheAccountAndMarksItsKeysDeleted(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, token, keys) = try test.account(withKeys: 3)
         let (other, _, _) = try test.account(withKeys: 2)
@@ -68,9 +68,9 @@ import Testing
         try test.accounts.delete(account.id)
 
         #expect(throws: DomainError.notFound("Account not found.")) { try test.accounts.get(account.id) }
-        #expect(try test.authenticator.authenticate(Substring(token.text)) == nil)
+        #expect(try await test.authenticator.authenticate(Substring(token.text)) == nil)
         for (_, secret) in keys {
-            #expect(try test.authenticator.authenticate(Substring(secret.text)) == nil)
+            #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
         }
         #expect(try test.keys.list(accountID: account.id).isEmpty)
         let deletedAt = test.clock.wallMillis

@@ -7,59 +7,59 @@ import Testing
 /// The credential cache answers without the store, and is never behind it.
 @Suite struct CredentialCacheTests {
     @Test(arguments: StoreKind.allCases)
-    func aKnownCredentialIsAnsweredWithoutTheStore(kind: StoreKind) throws {
+    func aKnownCredentialIsAnsweredWithoutTheStore(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, token, made) = try test.account(withKeys: 1)
-        #expect(try test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
+        #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
         #expect(test.store.credentials.count == 1)
         // Rows changed behind the server's back are not seen: the cache answered. (Nothing
         // but this process changes the store; this only proves where the answer came from.)
         try test.store.write { try $0.execute("UPDATE accounts SET token_hash = x'00'") }
-        #expect(try test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
+        #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
         _ = made
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deletingAKeyForgetsItAtOnce(kind: StoreKind) throws {
+    func deletingAKeyForgetsItAtOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, token, made) = try test.account(withKeys: 2)
         let (key, secret) = made[0]
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.credentialID == key.id)
-        #expect(try test.authenticator.authenticate(Substring(made[1].secret.text))?.credentialID == made[1].key.id)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.credentialID == key.id)
+        #expect(try await test.authenticator.authenticate(Substring(made[1].secret.text))?.credentialID == made[1].key.id)
         try test.keys.delete(accountID: account.id, keyID: key.id)
-        #expect(try test.authenticator.authenticate(Substring(secret.text)) == nil)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
         // The other key and the token are untouched.
-        #expect(try test.authenticator.authenticate(Substring(made[1].secret.text))?.credentialID == made[1].key.id)
-        #expect(try test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
+        #expect(try await test.authenticator.authenticate(Substring(made[1].secret.text))?.credentialID == made[1].key.id)
+        #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deletingAnAccountForgetsItsTokenAndKeysAtOnce(kind: StoreKind) throws {
+    func deletingAnAccountForgetsItsTokenAndKeysAtOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, token, made) = try test.account(withKeys: 2)
         let (other, otherToken, _) = try test.account(withKeys: 0)
         for secret in [token] + made.map(\.secret) + [otherToken] {
-            #expect(try test.authenticator.authenticate(Substring(secret.text)) != nil)
+            #expect(try await test.authenticator.authenticate(Substring(secret.text)) != nil)
         }
         try test.accounts.delete(account.id)
         for secret in [token] + made.map(\.secret) {
-            #expect(try test.authenticator.authenticate(Substring(secret.text)) == nil)
+            #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
         }
-        #expect(try test.authenticator.authenticate(Substring(otherToken.text)) == .account(accountID: other.id))
+        #expect(try await test.authenticator.authenticate(Substring(otherToken.text)) == .account(accountID: other.id))
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aRecordedUseIsWhatTheNextRequestSees(kind: StoreKind) throws {
+    func aRecordedUseIsWhatTheNextRequestSees(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (_, _, made) = try test.account(withKeys: 1)
         let secret = Substring(made[0].secret.text)
-        guard case .key(let first)? = try test.authenticator.authenticate(secret) else {
+        guard case .key(let first)? = try await test.authenticator.authenticate(secret) else {
             Issue.record("not a key")
             return
         }
         #expect(first.lastUsedAt == nil)
         try test.keys.recordUse(first, host: "studio-mac")
-        guard case .key(let second)? = try test.authenticator.authenticate(secret) else {
+        guard case .key(let second)? = try await test.authenticator.authenticate(secret) else {
             Issue.record("not a key")
             return
         }

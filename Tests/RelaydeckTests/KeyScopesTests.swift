@@ -9,36 +9,36 @@ import Testing
     static let readOnly = ScopeSet([.tasksRead, .inbox])
 
     @Test(arguments: StoreKind.allCases)
-    func aKeyMadeWithScopesHoldsThemAndItsCredentialCarriesThem(kind: StoreKind) throws {
+    func aKeyMadeWithScopesHoldsThemAndItsCredentialCarriesThem(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, _) = try test.accounts.create()
         let (key, secret) = try test.keys.create(accountID: account.id, label: checked("Reader"), scopes: Self.readOnly)
         #expect(key.scopes == Self.readOnly)
         #expect(try test.keys.get(accountID: account.id, keyID: key.id).scopes == Self.readOnly)
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         #expect(try test.rowCount("keys", where: "scopes = 33") == 1)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aKeyMadeWithoutScopesHoldsEveryOneAndTheAccountTokenToo(kind: StoreKind) throws {
+    func aKeyMadeWithoutScopesHoldsEveryOneAndTheAccountTokenToo(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, token, made) = try test.account(withKeys: 1)
         #expect(made[0].key.scopes == .all)
-        #expect(try test.authenticator.authenticate(Substring(made[0].secret.text))?.scopes == .all)
-        #expect(try test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
+        #expect(try await test.authenticator.authenticate(Substring(made[0].secret.text))?.scopes == .all)
+        #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
         #expect(Principal.account(accountID: account.id).scopes == .all)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aCachedCredentialCarriesItsScopesWithoutAReadOfTheStore(kind: StoreKind) throws {
+    func aCachedCredentialCarriesItsScopesWithoutAReadOfTheStore(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, _) = try test.accounts.create()
         let (_, secret) = try test.keys.create(accountID: account.id, label: checked("Reader"), scopes: Self.readOnly)
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         // Rows changed behind the server's back are not seen: the scopes came from the cache.
         // (Nothing but this process changes the store; this only proves where they came from.)
         try test.store.write { try $0.execute("UPDATE keys SET scopes = 63") }
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
     }
 
     @Test func aKeyWithoutAnyScopeIsRefusedAndNothingIsWritten() throws {
@@ -54,16 +54,16 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func changingTheScopesHoldsForTheNextRequestAndIsAnnouncedOnce(kind: StoreKind) throws {
+    func changingTheScopesHoldsForTheNextRequestAndIsAnnouncedOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, _, made) = try test.account(withKeys: 1)
         let (key, secret) = made[0]
         // Cached with every scope.
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
         let before = test.changes.count
         let changed = try test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: Self.readOnly)
         #expect(changed.scopes == Self.readOnly && changed.label == key.label)
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         #expect(Array(test.changes[before...]) == [Change(accountID: account.id, event: .keyUpdated(changed), actor: .account)])
         // The same scopes again change nothing and announce nothing.
         _ = try test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: ScopeSet([.inbox, .tasksRead]))
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aScopeChangeWhoseCommitFailsLeavesNoCachedPowerBehind(kind: StoreKind) throws {
+    func aScopeChangeWhoseCommitFailsLeavesNoCachedPowerBehind(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, _, made) = try test.account(withKeys: 1)
         let (key, secret) = made[0]
@@ -96,14 +96,14 @@ import Testing
                 CREATE TRIGGER poison AFTER UPDATE OF scopes ON keys BEGIN INSERT INTO child VALUES (1); END;
                 """)
         }
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
         let work = try #require(try test.store.tryBeginWork())
         _ = try test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: Self.readOnly)
         // A request later in the same turn reads the key as the turn's write left it.
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         #expect(throws: StoreError.self) { try work.commit() }
         #expect(test.store.credentials.count == 0)
-        #expect(try test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
     }
 
     @Test func aStoredScopeBitNoScopeHasFailsTheReadLoudly() throws {

@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aKeyOfAnotherAccountIsNotFound(kind: StoreKind) throws {
+    func aKeyOfAnotherAccountIsNotFound(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (mine, _, _) = try test.account(withKeys: 1)
         let (theirs, _, theirKeys) = try test.account(withKeys: 1)
@@ -145,11 +145,11 @@ import Testing
         #expect(throws: notFound) { try test.keys.delete(accountID: mine.id, keyID: theirKey.id) }
         // Nothing happened to it.
         #expect(try test.keys.get(accountID: theirs.id, keyID: theirKey.id) == theirKey)
-        #expect(try test.authenticator.authenticate(Substring(theirKeys[0].secret.text)) != nil)
+        #expect(try await test.authenticator.authenticate(Substring(theirKeys[0].secret.text)) != nil)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aDeletedKeyIsNotFoundAfterwards(kind: StoreKind) throws {
+    func aDeletedKeyIsNotFoundAfterwards(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let (account, _, keys) = try test.account(withKeys: 2)
         let (gone, secret) = keys[0]
@@ -158,7 +158,7 @@ import Testing
         #expect(throws: notFound) { try test.keys.get(accountID: account.id, keyID: gone.id) }
         #expect(throws: notFound) { try test.keys.update(accountID: account.id, keyID: gone.id, label: checked("back")) }
         #expect(throws: notFound) { try test.keys.delete(accountID: account.id, keyID: gone.id) }
-        #expect(try test.authenticator.authenticate(Substring(secret.text)) == nil)
+        #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
         #expect(try test.keys.get(accountID: account.id, keyID: keys[1].key.id) == keys[1].key)
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct PurgerTests {
     @Test(arguments: StoreKind.allCases)
-    func removesDeletedAccountsAndTheirKeysInBatches(kind: StoreKind) throws {
+    func removesDeletedAccountsAndTheirKeysInBatches(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         var accounts: [(account: Account, token: Secret, keys: [(key: Key, secret: Secret)])] = []
         for _ in 0..<30 {
@@ -38,8 +38,8 @@ import Testing
         for entry in kept {
             #expect(try test.accounts.get(entry.account.id) == entry.account)
             #expect(try test.keys.list(accountID: entry.account.id).count == 20)
-            #expect(try test.authenticator.authenticate(Substring(entry.token.text)) == .account(accountID: entry.account.id))
-            #expect(try test.authenticator.authenticate(Substring(entry.keys[19].secret.text))?.accountID == entry.account.id)
+            #expect(try await test.authenticator.authenticate(Substring(entry.token.text)) == .account(accountID: entry.account.id))
+            #expect(try await test.authenticator.authenticate(Substring(entry.keys[19].secret.text))?.accountID == entry.account.id)
         }
     }
 

@@ -27,7 +27,7 @@ import Testing
         test.store.close()
     }
 
-    @Test func committedRowsSurviveCloseAndReopen() throws {
+    @Test func committedRowsSurviveCloseAndReopen() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("relaydeck.db")
         let clock = ManualClock()
@@ -49,8 +49,8 @@ import Testing
         let authenticator = Authenticator(store: second, clock: clock)
         #expect(try reopenedAccounts.get(account.id) == Account(id: account.id, createdAt: account.createdAt, liveActivities: false))
         #expect(try reopenedKeys.list(accountID: account.id) == [key])
-        #expect(try authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
-        #expect(try authenticator.authenticate(Substring(secret.text))?.credentialID == key.id)
+        #expect(try await authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
+        #expect(try await authenticator.authenticate(Substring(secret.text))?.credentialID == key.id)
         second.close()
     }
 

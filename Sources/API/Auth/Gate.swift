@@ -15,19 +15,23 @@ struct Gate {
         requestLimiter = RateLimiter(.requests, configuration: context.configuration, refusals: context.limitRefusals)
     }
 
-    /// The principal of the request's credential for `endpoint`; the record gets the
-    /// principal as soon as it is known, so a refusal after that is still someone's.
-    mutating func admit(_ request: HTTPRequest, to endpoint: Endpoint, record: inout RequestRecord) throws -> Principal {
+    /// The principal of the request's credential for `endpoint`, its app code checked and its
+    /// use recorded; the record gets the principal as soon as it is known, so a refusal after
+    /// that is still someone's. It may await the store, so it is static: it touches no state
+    /// of the gate, and requests waiting on the store at once never hold an access to it
+    /// across an await. `limit` follows, with no await.
+    static func identify(_ request: HTTPRequest, to endpoint: Endpoint, record: inout RequestRecord,
+                                 context: APIContext) async throws -> Principal {
         // A web session (the console's cookie) stands for its account, without the app code:
         // the passkey or login link proved the person. Only when no header credential is sent.
         if !endpoint.keyInQuery, (try Self.headerCredential(in: request.head)) == nil,
-           let session = try WebCookie.session(of: request, context: context) {
+           let session = try await WebCookie.session(of: request, context: context) {
             let principal = Principal.account(accountID: session.accountID)
             record.principal = principal
-            return try limit(principal, endpoint)
+            return principal
         }
         let presented = try Self.credential(in: request.head, keyInQuery: endpoint.keyInQuery)
-        guard let principal = try authenticate(presented) else { throw APIError.unauthorized }
+        guard let principal = try await authenticate(presented, context: context) else { throw APIError.unauthorized }
         record.principal = principal
         switch principal {
         case .account:
@@ -47,20 +51,20 @@ struct Gate {
                 // later request, and the read goes on.
             }
         }
-        return try limit(principal, endpoint)
+        return principal
     }
 
     /// Whether the request's credential still stands for `principal`: a request resumed after
     /// work off the loop (`Pending`) asks, because its key, session or account may have been
     /// deleted meanwhile (`401`), or its scopes narrowed (the endpoint's `403`). Its use is not
     /// recorded again and no limit counts it twice; the store's failure when it cannot tell.
-    func readmit(_ request: HTTPRequest, as principal: Principal, to endpoint: Endpoint) throws {
+    static func readmit(_ request: HTTPRequest, as principal: Principal, to endpoint: Endpoint, context: APIContext) async throws {
         let keyInQuery = endpoint.keyInQuery
         let now: Principal?
         if !keyInQuery, (try Self.headerCredential(in: request.head)) == nil {
-            now = try WebCookie.session(of: request, context: context).map { .account(accountID: $0.accountID) }
+            now = try await WebCookie.session(of: request, context: context).map { .account(accountID: $0.accountID) }
         } else {
-            now = try authenticate(try Self.credential(in: request.head, keyInQuery: keyInQuery))
+            now = try await Self.authenticate(try Self.credential(in: request.head, keyInQuery: keyInQuery), context: context)
         }
         guard let now, now.credentialID == principal.credentialID, now.accountID == principal.accountID else {
             throw APIError.unauthorized
@@ -71,13 +75,13 @@ struct Gate {
 
     /// The principal of a presented secret; an OAuth access token counts only for this
     /// server's resource (its audience, RFC 8707) and while OAuth is on.
-    private func authenticate(_ presented: Substring) throws -> Principal? {
-        try context.services.authenticator.authenticate(presented, audience: context.configuration.oauthResource)
+    private static func authenticate(_ presented: Substring, context: APIContext) async throws -> Principal? {
+        try await context.services.authenticator.authenticate(presented, audience: context.configuration.oauthResource)
     }
 
     /// The rate limit, then the credential's type and scope (`403` before `429`: the request
     /// still counts).
-    private mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
+    mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
         let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }
         if let missing = endpoint.missingScope(for: principal) {

@@ -93,6 +93,14 @@ public final class Accounts {
                        liveActivities: try row.bool("live_activities"))
     }
 
+    /// The same through a store session (the services written against one: `WebSignIn`).
+    static func fetch(_ db: any StoreSession, _ id: String) async throws -> Account {
+        guard let account = try await db.firstRow(SQL.select, [.text(id)], { row in
+            Account(id: try row.text("id"), createdAt: try row.int64("created_at"), liveActivities: try row.bool("live_activities"))
+        }) else { throw DomainError.notFound("Account not found.") }
+        return account
+    }
+
     enum SQL {
         static let insert = "INSERT INTO accounts (id, token_hash, created_at) VALUES (?, ?, ?)"
         static let insertAttested = """
@@ -104,7 +112,8 @@ public final class Accounts {
             SELECT attest_key_id, attest_public_key, attest_counter FROM accounts
             WHERE id = ? AND deleted_at IS NULL AND attest_key_id IS NOT NULL
             """
-        static let select = "SELECT id, created_at, live_activities FROM accounts WHERE id = ? AND deleted_at IS NULL"
+        /// Written for both stores (`$N`): `fetch` reads it through a session too.
+        static let select = "SELECT id, created_at, live_activities FROM accounts WHERE id = $1 AND deleted_at IS NULL"
         static let updateLiveActivities = "UPDATE accounts SET live_activities = ? WHERE id = ? AND deleted_at IS NULL"
         static let markDeleted = "UPDATE accounts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL"
         static let markKeysDeleted = "UPDATE keys SET deleted_at = ? WHERE account_id = ? AND deleted_at IS NULL"

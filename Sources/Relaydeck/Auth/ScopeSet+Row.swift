@@ -13,3 +13,14 @@ extension Row {
         return scopes
     }
 }
+
+extension StoreRow {
+    /// The same through a store session's row (either store).
+    func scopes(_ name: String) throws -> ScopeSet {
+        let bits = try int64(name)
+        guard let scopes = ScopeSet(bits: bits) else {
+            throw StoreError.failure("the result column \(name) has bits no scope has")
+        }
+        return scopes
+    }
+}

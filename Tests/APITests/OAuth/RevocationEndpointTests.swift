@@ -56,14 +56,14 @@ import Testing
         #expect(noClient.text == oauthErrorBody("invalid_client", "client_id is required."))
     }
 
-    @Test func aRevokedGrantsWaitingCallEndsAtOnceAndTheKeysOwnGoesOn() throws {
+    @Test func aRevokedGrantsWaitingCallEndsAtOnceAndTheKeysOwnGoesOn() async throws {
         var configuration = APIConfiguration()
         configuration.publicOrigin = OAuthHarness.origin
         let api = try APIServer(configuration: configuration)
         let token = try api.accountToken()
         let secret = try api.keySecret(token: token)
         let keyID = try api.keyID(secret: secret)
-        let accountID = try #require(try api.services.authenticator.authenticate(Substring(token))?.accountID)
+        let accountID = try await #require(try api.services.authenticator.authenticate(Substring(token))?.accountID)
         let client = try api.services.oauthClients.register(name: try TextRule.clientName.check("Claude").get(),
                                                             redirectURIs: [OAuthHarness.redirect], authMethod: .none).client
         let code = try api.services.oauthGrants.issueCode(Consent(

@@ -123,11 +123,11 @@ import WebAuthnTestSupport
         #expect(alone.status == 401 && alone.text == Self.unauthorized)
     }
 
-    @Test func aLoginLinkMadeElsewhereWorksOnce() throws {
+    @Test func aLoginLinkMadeElsewhereWorksOnce() async throws {
         let harness = try APIHarness()
         let (account, _) = try harness.createAccount()
         // As the operator's command does, in the same store.
-        let token = try WebSignIn(store: harness.store, clock: harness.clock, random: SystemRandom()).createLoginToken(accountID: account)
+        let token = try await WebSignIn(store: harness.store, clock: harness.clock, random: SystemRandom()).createLoginToken(accountID: account)
         #expect(try harness.send("POST", "/web/session", body: #"{"login_token": "\#(token)"}"#).status == 201)
         let again = try harness.send("POST", "/web/session", body: #"{"login_token": "\#(token)"}"#)
         #expect(again.status == 401 && again.text == Self.unauthorized)

@@ -26,10 +26,10 @@ import Testing
     }
 
     /// `key.updated` for a new host name; never for `last_used_at` alone.
-    @Test func aNewHostIsAnnouncedAndAUseIsNot() throws {
+    @Test func aNewHostIsAnnouncedAndAUseIsNot() async throws {
         let test = try TestStore(.memory)
         let (account, _, keys) = try test.account(withKeys: 1)
-        let use = try #require(try test.keys.use(of: keys[0].secret, test.authenticator))
+        let use = try await #require(try test.keys.use(of: keys[0].secret, test.authenticator))
         let before = test.changes.count
         try test.keys.recordUse(use, host: nil)
         #expect(test.changes.count == before)
@@ -53,8 +53,8 @@ import Testing
 
 extension Keys {
     /// The key use of a secret, as the authenticator gives it.
-    func use(of secret: Secret, _ authenticator: Authenticator) throws -> KeyUse? {
-        guard case .key(let use)? = try authenticator.authenticate(Substring(secret.text)) else { return nil }
+    func use(of secret: Secret, _ authenticator: Authenticator) async throws -> KeyUse? {
+        guard case .key(let use)? = try await authenticator.authenticate(Substring(secret.text)) else { return nil }
         return use
     }
 }

@@ -41,7 +41,7 @@ final class OAuthFixture {
         return try grants.exchange(code: code, client: client, redirectURI: Self.redirect, verifier: Self.verifier)
     }
 
-    func principal(_ accessToken: String, audience: String? = OAuthFixture.resource) throws -> Principal? {
-        try test.authenticator.authenticate(Substring(accessToken), audience: audience)
+    func principal(_ accessToken: String, audience: String? = OAuthFixture.resource) async throws -> Principal? {
+        try await test.authenticator.authenticate(Substring(accessToken), audience: audience)
     }
 }

@@ -8,13 +8,13 @@ import Testing
 /// use of a spent code or refresh token revokes the grant.
 @Suite struct OAuthGrantsTests {
     @Test(arguments: StoreKind.allCases)
-    func aTradedCodeGivesAnAccessTokenThatActsAsTheKeyWithItsGrant(kind: StoreKind) throws {
+    func aTradedCodeGivesAnAccessTokenThatActsAsTheKeyWithItsGrant(kind: StoreKind) async throws {
         let oauth = try OAuthFixture(kind)
         let issued = try oauth.tokens(scopes: ScopeSet([.tasksRead, .questions]))
         #expect(issued.accessToken.hasPrefix("mco_") && issued.accessToken.utf8.count == 47)
         #expect(issued.refreshToken.hasPrefix("mcr_") && issued.refreshToken.utf8.count == 47)
         #expect(issued.expiresIn == 3600 && issued.scopes == ScopeSet([.tasksRead, .questions]))
-        let principal = try #require(try oauth.principal(issued.accessToken))
+        let principal = try await #require(try oauth.principal(issued.accessToken))
         #expect(principal.keyID == oauth.key.id && principal.accountID == oauth.account.id)
         #expect(principal.credentialID == oauth.key.id)
         #expect(principal.scopes == ScopeSet([.tasksRead, .questions]))
@@ -28,26 +28,26 @@ import Testing
         }
     }
 
-    @Test func theGrantActsWithTheScopesBothItAndItsKeyHold() throws {
+    @Test func theGrantActsWithTheScopesBothItAndItsKeyHold() async throws {
         let oauth = try OAuthFixture(keyScopes: ScopeSet([.tasksRead, .tasksWrite]))
         let issued = try oauth.tokens(scopes: ScopeSet([.tasksRead, .notify]))
-        #expect(try oauth.principal(issued.accessToken)?.scopes == ScopeSet([.tasksRead]))
+        #expect(try await oauth.principal(issued.accessToken)?.scopes == ScopeSet([.tasksRead]))
         // Narrowing the key holds for the grant's next request, cached or not.
         _ = try oauth.test.keys.update(accountID: oauth.account.id, keyID: oauth.key.id, label: nil, scopes: ScopeSet([.tasksWrite]))
-        #expect(try oauth.principal(issued.accessToken)?.scopes == ScopeSet([]))
+        #expect(try await oauth.principal(issued.accessToken)?.scopes == ScopeSet([]))
     }
 
-    @Test func aCodeUsedTwiceIsRefusedAndRevokesTheGrantItMade() throws {
+    @Test func aCodeUsedTwiceIsRefusedAndRevokesTheGrantItMade() async throws {
         let oauth = try OAuthFixture()
         let code = try oauth.grants.issueCode(oauth.consent())
         let first = try oauth.grants.exchange(code: code, client: oauth.client, redirectURI: OAuthFixture.redirect,
                                               verifier: OAuthFixture.verifier)
-        #expect(try oauth.principal(first.accessToken) != nil)
+        #expect(try await oauth.principal(first.accessToken) != nil)
         #expect(throws: OAuthRefusal.codeReused(keyID: oauth.key.id, grantID: first.grantID)) {
             _ = try oauth.grants.exchange(code: code, client: oauth.client, redirectURI: OAuthFixture.redirect,
                                           verifier: OAuthFixture.verifier)
         }
-        #expect(try oauth.principal(first.accessToken) == nil)
+        #expect(try await oauth.principal(first.accessToken) == nil)
         #expect(throws: OAuthRefusal.refreshUnknown) {
             _ = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
         }
@@ -83,41 +83,41 @@ import Testing
         #expect(try oauth.test.rowCount("oauth_grants") == 0)
     }
 
-    @Test func anAccessTokenStopsAfterAnHourAndCountsOnlyForItsResource() throws {
+    @Test func anAccessTokenStopsAfterAnHourAndCountsOnlyForItsResource() async throws {
         let oauth = try OAuthFixture()
         let issued = try oauth.tokens()
-        #expect(try oauth.principal(issued.accessToken) != nil)
-        #expect(try oauth.principal(issued.accessToken, audience: "https://other.example/mcp") == nil)
-        #expect(try oauth.principal(issued.accessToken, audience: nil) == nil)
+        #expect(try await oauth.principal(issued.accessToken) != nil)
+        #expect(try await oauth.principal(issued.accessToken, audience: "https://other.example/mcp") == nil)
+        #expect(try await oauth.principal(issued.accessToken, audience: nil) == nil)
         oauth.test.clock.advance(millis: 3_600_000 - 1)
-        #expect(try oauth.principal(issued.accessToken) != nil)
+        #expect(try await oauth.principal(issued.accessToken) != nil)
         oauth.test.clock.advance(millis: 1)
         // Refused from the cache too, where the first calls put it.
-        #expect(try oauth.principal(issued.accessToken) == nil)
+        #expect(try await oauth.principal(issued.accessToken) == nil)
     }
 
-    @Test func aRefreshRotatesBothTokensAndTheOldAccessTokenLivesOutItsHour() throws {
+    @Test func aRefreshRotatesBothTokensAndTheOldAccessTokenLivesOutItsHour() async throws {
         let oauth = try OAuthFixture()
         let first = try oauth.tokens()
         oauth.test.clock.advance(millis: 1_000)
         let second = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
         #expect(second.grantID == first.grantID && second.scopes == .all)
         #expect(second.accessToken != first.accessToken && second.refreshToken != first.refreshToken)
-        #expect(try oauth.principal(second.accessToken)?.grant?.grantID == first.grantID)
-        #expect(try oauth.principal(first.accessToken) != nil)
+        #expect(try await oauth.principal(second.accessToken)?.grant?.grantID == first.grantID)
+        #expect(try await oauth.principal(first.accessToken) != nil)
         let third = try oauth.grants.refresh(token: second.refreshToken, client: oauth.client, scopes: nil)
-        #expect(try oauth.principal(third.accessToken) != nil)
+        #expect(try await oauth.principal(third.accessToken) != nil)
     }
 
-    @Test func aRefreshTokenUsedTwiceRevokesTheWholeGrant() throws {
+    @Test func aRefreshTokenUsedTwiceRevokesTheWholeGrant() async throws {
         let oauth = try OAuthFixture()
         let first = try oauth.tokens()
         let second = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
         #expect(throws: OAuthRefusal.refreshReused(keyID: oauth.key.id, grantID: first.grantID)) {
             _ = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
         }
-        #expect(try oauth.principal(first.accessToken) == nil)
-        #expect(try oauth.principal(second.accessToken) == nil)
+        #expect(try await oauth.principal(first.accessToken) == nil)
+        #expect(try await oauth.principal(second.accessToken) == nil)
         #expect(throws: OAuthRefusal.refreshUnknown) {
             _ = try oauth.grants.refresh(token: second.refreshToken, client: oauth.client, scopes: nil)
         }
@@ -125,7 +125,7 @@ import Testing
         #expect(try oauth.test.rowCount("oauth_refresh_tokens") == 0 && oauth.test.rowCount("oauth_access_tokens") == 0)
     }
 
-    @Test func aRefreshMayNarrowTheScopesButNeverWidenThem() throws {
+    @Test func aRefreshMayNarrowTheScopesButNeverWidenThem() async throws {
         let oauth = try OAuthFixture()
         let first = try oauth.tokens(scopes: ScopeSet([.tasksRead, .inbox]))
         #expect(throws: OAuthRefusal.scopeEscalation) {
@@ -133,7 +133,7 @@ import Testing
         }
         let narrow = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: ScopeSet([.inbox]))
         #expect(narrow.scopes == ScopeSet([.inbox]))
-        #expect(try oauth.principal(narrow.accessToken)?.scopes == ScopeSet([.inbox]))
+        #expect(try await oauth.principal(narrow.accessToken)?.scopes == ScopeSet([.inbox]))
         // The grant keeps what was approved: the next refresh may ask for all of it again.
         let again = try oauth.grants.refresh(token: narrow.refreshToken, client: oauth.client, scopes: nil)
         #expect(again.scopes == ScopeSet([.tasksRead, .inbox]))
@@ -153,22 +153,22 @@ import Testing
         }
     }
 
-    @Test func revokingARefreshTokenEndsTheGrantAndAnAccessTokenOnlyItself() throws {
+    @Test func revokingARefreshTokenEndsTheGrantAndAnAccessTokenOnlyItself() async throws {
         let oauth = try OAuthFixture()
         let first = try oauth.tokens()
         let second = try oauth.tokens()
-        #expect(try oauth.principal(first.accessToken) != nil)
+        #expect(try await oauth.principal(first.accessToken) != nil)
         try oauth.grants.revoke(token: first.accessToken, client: oauth.client)
-        #expect(try oauth.principal(first.accessToken) == nil)
+        #expect(try await oauth.principal(first.accessToken) == nil)
         let renewed = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
-        #expect(try oauth.principal(renewed.accessToken) != nil)
+        #expect(try await oauth.principal(renewed.accessToken) != nil)
         try oauth.grants.revoke(token: second.refreshToken, client: oauth.client)
-        #expect(try oauth.principal(second.accessToken) == nil)
+        #expect(try await oauth.principal(second.accessToken) == nil)
         #expect(oauth.revoked == [second.grantID])
         #expect(try oauth.grants.list(accountID: oauth.account.id).map(\.id) == [first.grantID])
     }
 
-    @Test func revokingATokenOfAnotherClientOrNoTokenChangesNothing() throws {
+    @Test func revokingATokenOfAnotherClientOrNoTokenChangesNothing() async throws {
         let oauth = try OAuthFixture()
         let other = try oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
                                                authMethod: .none).client
@@ -177,19 +177,19 @@ import Testing
         try oauth.grants.revoke(token: issued.accessToken, client: other)
         try oauth.grants.revoke(token: "mcr_nothing", client: oauth.client)
         try oauth.grants.revoke(token: oauth.keySecret.text, client: oauth.client)
-        #expect(try oauth.principal(issued.accessToken) != nil)
-        #expect(try oauth.test.authenticator.authenticate(Substring(oauth.keySecret.text)) != nil)
+        #expect(try await oauth.principal(issued.accessToken) != nil)
+        #expect(try await oauth.test.authenticator.authenticate(Substring(oauth.keySecret.text)) != nil)
         #expect(oauth.revoked.isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deletingTheKeyRemovesItsGrantsAndStopsTheirTokens(kind: StoreKind) throws {
+    func deletingTheKeyRemovesItsGrantsAndStopsTheirTokens(kind: StoreKind) async throws {
         let oauth = try OAuthFixture(kind)
         let issued = try oauth.tokens()
         let pending = try oauth.grants.issueCode(oauth.consent())
-        #expect(try oauth.principal(issued.accessToken) != nil)
+        #expect(try await oauth.principal(issued.accessToken) != nil)
         try oauth.test.keys.delete(accountID: oauth.account.id, keyID: oauth.key.id)
-        #expect(try oauth.principal(issued.accessToken) == nil)
+        #expect(try await oauth.principal(issued.accessToken) == nil)
         for table in ["oauth_grants", "oauth_access_tokens", "oauth_refresh_tokens", "oauth_codes"] {
             #expect(try oauth.test.rowCount(table) == 0, "\(table)")
         }
@@ -199,15 +199,15 @@ import Testing
         }
     }
 
-    @Test func deletingTheAccountRemovesEveryGrant() throws {
+    @Test func deletingTheAccountRemovesEveryGrant() async throws {
         let oauth = try OAuthFixture()
         let issued = try oauth.tokens()
         try oauth.test.accounts.delete(oauth.account.id)
-        #expect(try oauth.principal(issued.accessToken) == nil)
+        #expect(try await oauth.principal(issued.accessToken) == nil)
         #expect(try oauth.test.rowCount("oauth_grants") == 0 && oauth.test.rowCount("oauth_refresh_tokens") == 0)
     }
 
-    @Test func removingAGrantStopsItsTokensAndAnotherAccountCannot() throws {
+    @Test func removingAGrantStopsItsTokensAndAnotherAccountCannot() async throws {
         let oauth = try OAuthFixture()
         let issued = try oauth.tokens()
         let (stranger, _) = try oauth.test.accounts.create()
@@ -215,7 +215,7 @@ import Testing
             try oauth.grants.delete(accountID: stranger.id, grantID: issued.grantID)
         }
         try oauth.grants.delete(accountID: oauth.account.id, grantID: issued.grantID)
-        #expect(try oauth.principal(issued.accessToken) == nil)
+        #expect(try await oauth.principal(issued.accessToken) == nil)
         #expect(oauth.revoked == [issued.grantID])
     }
 
@@ -238,14 +238,14 @@ import Testing
         #expect(throws: OAuthGrants.fullError) { _ = try oauth.grants.issueCode(oauth.consent()) }
     }
 
-    @Test func aGrantsUseIsNotedOnceAMinute() throws {
+    @Test func aGrantsUseIsNotedOnceAMinute() async throws {
         let oauth = try OAuthFixture()
         let issued = try oauth.tokens()
-        guard case .key(let use)? = try oauth.principal(issued.accessToken) else { Issue.record("no key principal"); return }
+        guard case .key(let use)? = try await oauth.principal(issued.accessToken) else { Issue.record("no key principal"); return }
         try oauth.grants.recordUse(use)
         let noted = oauth.test.clock.wallMillis
         #expect(try oauth.grants.list(accountID: oauth.account.id)[0].lastUsedAt == noted)
-        guard case .key(let cached)? = try oauth.principal(issued.accessToken) else { return }
+        guard case .key(let cached)? = try await oauth.principal(issued.accessToken) else { return }
         #expect(cached.grant?.lastUsedAt == noted)
         oauth.test.clock.advance(millis: 59_000)
         try oauth.grants.recordUse(cached)

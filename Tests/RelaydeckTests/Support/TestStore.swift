@@ -76,9 +76,25 @@ func expectUnavailable(_ body: () throws -> Void, sourceLocation: SourceLocation
     do {
         try body()
         Issue.record("expected StoreError.unavailable, nothing was thrown", sourceLocation: sourceLocation)
-    } catch StoreError.unavailable(let seconds) {
-        #expect(seconds == 1, sourceLocation: sourceLocation)
     } catch {
+        expectUnavailable(error, sourceLocation: sourceLocation)
+    }
+}
+
+/// The same for a body that awaits (a service written against a store session).
+func expectUnavailable(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        try await body()
+        Issue.record("expected StoreError.unavailable, nothing was thrown", sourceLocation: sourceLocation)
+    } catch {
+        expectUnavailable(error, sourceLocation: sourceLocation)
+    }
+}
+
+private func expectUnavailable(_ error: any Error, sourceLocation: SourceLocation) {
+    if case StoreError.unavailable(let seconds) = error {
+        #expect(seconds == 1, sourceLocation: sourceLocation)
+    } else {
         Issue.record("expected StoreError.unavailable, got \(error)", sourceLocation: sourceLocation)
     }
 }

@@ -20,11 +20,11 @@ final class EventRoutes: RouteGroup {
     }
 
     var routes: [Route] {
-        [Route("/v1/events", [Endpoint(.get, .account { [self] call, account in try open(call, account) })])]
+        [Route("/v1/events", [Endpoint(.get, .account { [self] call, account in try await open(call, account) })])]
     }
 
     /// `ready` first; `503` when the store is away at the time of the connect.
-    private func open(_ call: Call, _ account: AccountCaller) throws -> Outcome {
+    private func open(_ call: Call, _ account: AccountCaller) async throws -> Outcome {
         guard context.services.store.isHealthy() else {
             throw StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
         }
@@ -32,7 +32,7 @@ final class EventRoutes: RouteGroup {
         // A stream opened with the web console's cookie ends with its session.
         let head = call.request.head
         let sessionID = head.headers("authorization").isEmpty && head.headers("x-api-key").isEmpty
-            ? try WebCookie.session(of: call.request, context: context)?.id : nil
+            ? try await WebCookie.session(of: call.request, context: context)?.id : nil
         return .stream(StreamOpening(
             pingInterval: Self.pingInterval, headers: [],
             opened: { [self] stream in

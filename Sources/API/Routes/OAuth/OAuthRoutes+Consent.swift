@@ -14,8 +14,8 @@ enum ConsentDecision: String, CaseIterable {
 extension OAuthRoutes {
     /// `GET /web/oauth/authorization?<the authorization request>`: the client's name, where it
     /// will send the person back, and the scopes it asks.
-    func describe(_ call: Call) throws -> Outcome {
-        _ = try consentSession(call)
+    func describe(_ call: Call) async throws -> Outcome {
+        _ = try await consentSession(call)
         let request = try checked(call.request.head.query)
         return Answers.object(capacity: 512) { writer in
             writer.beginObject()
@@ -41,8 +41,8 @@ extension OAuthRoutes {
     /// `POST /web/oauth/authorization`: `{"request": "<query>", "decision": "allow", "key_id",
     /// "scopes": [...]}` or `{"request", "decision": "deny"}`; `200 {"redirect": "<url>"}`,
     /// where the console sends the browser: the code, or `access_denied`.
-    func decide(_ call: inout Call) throws -> Outcome {
-        let session = try consentSession(call)
+    func decide(_ call: inout Call) async throws -> Outcome {
+        let session = try await consentSession(call)
         var body = call.bodyReader()
         body.require("request")
         body.require("decision")
@@ -82,9 +82,9 @@ extension OAuthRoutes {
     }
 
     /// The session of the person answering; an account token is not a person at a page.
-    private func consentSession(_ call: Call) throws -> WebSession {
+    private func consentSession(_ call: Call) async throws -> WebSession {
         guard context.configuration.oauthIssuer != nil else { throw APIError.oauthOff }
-        guard let session = try WebCookie.session(of: call.request, context: context) else { throw APIError.unauthorized }
+        guard let session = try await WebCookie.session(of: call.request, context: context) else { throw APIError.unauthorized }
         return session
     }
 

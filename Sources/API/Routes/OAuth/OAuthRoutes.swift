@@ -26,8 +26,8 @@ final class OAuthRoutes: RouteGroup {
             Route(OAuthMetadata.authorizationServerPath, [metadata(authorizationServer)]),
             Route("/oauth/authorize", [Endpoint(.get, .anyone { [self] call in try authorize(call) })]),
             Route("/web/oauth/authorization", [
-                Endpoint(.get, .anyone { [self] call in try describe(call) }),
-                Endpoint(.post, body: true, .anyone { [self] call in try decide(&call) }),
+                Endpoint(.get, .anyone { [self] call in try await describe(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try await decide(&call) }),
             ]),
             Route("/oauth/register", [endpoint { [self] call in try register(call.request) }]),
             Route("/oauth/token", [formEndpoint { [self] form in try token(form) }]),

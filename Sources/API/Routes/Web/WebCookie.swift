@@ -65,7 +65,7 @@ enum WebCookie {
     /// on another port) cannot sign the person out. Live sessions of two accounts are `401`:
     /// which one the person signed in with cannot be told, and taking the wrong one would
     /// sign them in as someone else (a page could plant its own account's session).
-    static func session(of request: HTTPRequest, context: APIContext) throws -> WebSession? {
+    static func session(of request: HTTPRequest, context: APIContext) async throws -> WebSession? {
         let secrets = secrets(in: request.head, secure: secure(context.configuration))
         guard !secrets.isEmpty else { return nil }
         try OwnOrigin.checkHost(request.head, context.configuration)
@@ -74,7 +74,7 @@ enum WebCookie {
         }
         var found: WebSession?
         for secret in secrets {
-            guard let session = try context.services.webSignIn.session(secret: secret) else { continue }
+            guard let session = try await context.services.webSignIn.session(secret: secret) else { continue }
             guard let first = found else {
                 found = session
                 continue

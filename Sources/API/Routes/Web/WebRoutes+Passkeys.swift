@@ -18,10 +18,10 @@ extension WebRoutes {
     static func base64url(_ bytes: [UInt8]) -> String { Base64.encode(bytes, urlSafe: true, padded: false) }
 
     /// `POST /web/passkeys/registration-options`: `PublicKeyCredentialCreationOptionsJSON`.
-    func registrationOptions(_ call: Call) throws -> Outcome {
-        let session = try session(call)
+    func registrationOptions(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
         let rp = try origin(call)
-        let existing = try signIn.passkeys(accountID: session.accountID)
+        let existing = try await signIn.passkeys(accountID: session.accountID)
         try countChallenge(call)
         guard let challenge = challenges.issue(owner: session.accountID, random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
@@ -92,8 +92,8 @@ extension WebRoutes {
 
     /// `POST /web/passkeys` `{"name", "credential": RegistrationResponseJSON}`. A registration
     /// that does not check out is `422` on `credential` (the session is fine; the passkey is not).
-    func register(_ call: Call) throws -> Outcome {
-        let session = try session(call)
+    func register(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
         var body = call.bodyReader()
         let name = body.read("name", .text(.passkeyName))
         body.require("name")
@@ -115,7 +115,7 @@ extension WebRoutes {
             throw refused
         }
         guard made.credentialID == credential["rawId"]! else { throw refused }
-        let passkey = try signIn.addPasskey(accountID: session.accountID, credentialID: made.credentialID, publicKey: made.publicKey,
+        let passkey = try await signIn.addPasskey(accountID: session.accountID, credentialID: made.credentialID, publicKey: made.publicKey,
                                             signCount: made.signCount, name: name)
         return Answers.object(201, capacity: 200) { writer in
             writer.beginObject()
@@ -126,17 +126,17 @@ extension WebRoutes {
     }
 
     /// `GET /web/passkeys`
-    func listPasskeys(_ call: Call) throws -> Outcome {
-        let session = try session(call)
-        return Answers.list("passkeys", try signIn.passkeys(accountID: session.accountID), bytesEach: 160) { $0.write(to: &$1) }
+    func listPasskeys(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
+        return Answers.list("passkeys", try await signIn.passkeys(accountID: session.accountID), bytesEach: 160) { $0.write(to: &$1) }
     }
 
     /// `DELETE /web/passkeys/{passkey_id}`
-    func removePasskey(_ call: Call) throws -> Outcome {
-        let session = try session(call)
+    func removePasskey(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
         let id = try call.path("passkey_id")
         guard Identifier.isWellFormed(Substring(id), prefix: "psk_") else { throw DomainError.notFound("Passkey not found.") }
-        try signIn.deletePasskey(accountID: session.accountID, id: id)
+        try await signIn.deletePasskey(accountID: session.accountID, id: id)
         return Answers.noContent
     }
 
@@ -172,7 +172,7 @@ extension WebRoutes {
 
     /// `POST /web/passkeys/authentication` `{"credential": AuthenticationResponseJSON}`: every
     /// refusal after the fields were read is the same `401`.
-    func authenticate(_ call: Call) throws -> Outcome {
+    func authenticate(_ call: Call) async throws -> Outcome {
         try OwnOrigin.screen(call.request.head, context.configuration)
         var body = call.bodyReader()
         let credential = Self.credentialFields(call.body?["credential"], ["clientDataJSON", "authenticatorData", "signature", "userHandle"], &body)
@@ -182,7 +182,7 @@ extension WebRoutes {
         let clientData = credential["clientDataJSON"]!
         guard let challenge = try? WebAuthnVerifier.challenge(in: clientData),
               challenges.redeem(challenge, owner: "", nowMillis: context.services.clock.wallMillis),
-              let passkey = try signIn.passkey(credentialID: credential["rawId"]!),
+              let passkey = try await signIn.passkey(credentialID: credential["rawId"]!),
               credential["userHandle"]! == Array(passkey.accountID.utf8) else {
             throw APIError.unauthorized
         }
@@ -194,8 +194,8 @@ extension WebRoutes {
         } catch {
             throw APIError.unauthorized
         }
-        guard try signIn.recordPasskeyUse(passkey, signCount: signCount) else { throw APIError.unauthorized }
-        return try signedIn(passkey.accountID, call)
+        guard try await signIn.recordPasskeyUse(passkey, signCount: signCount) else { throw APIError.unauthorized }
+        return try await signedIn(passkey.accountID, call)
     }
 
     /// The base64url fields of a `credential` object (`rawId`, and `names` of its `response`),

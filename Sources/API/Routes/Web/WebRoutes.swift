@@ -25,31 +25,31 @@ final class WebRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/web/session", [
-                Endpoint(.get, .anyone { [self] call in try current(call) }),
-                Endpoint(.post, body: true, .anyone { [self] call in try signInWithSecret(call) }),
-                Endpoint(.delete, .anyone { [self] call in try signOut(call) }),
+                Endpoint(.get, .anyone { [self] call in try await current(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try await signInWithSecret(call) }),
+                Endpoint(.delete, .anyone { [self] call in try await signOut(call) }),
             ]),
             Route("/web/sessions", [
-                Endpoint(.get, .anyone { [self] call in try listSessions(call) }),
+                Endpoint(.get, .anyone { [self] call in try await listSessions(call) }),
             ]),
             Route("/web/sessions/{session_id}", [
-                Endpoint(.delete, .anyone { [self] call in try removeSession(call) }),
+                Endpoint(.delete, .anyone { [self] call in try await removeSession(call) }),
             ]),
             Route("/web/passkeys/registration-options", [
-                Endpoint(.post, writes: false, .anyone { [self] call in try registrationOptions(call) }),
+                Endpoint(.post, writes: false, .anyone { [self] call in try await registrationOptions(call) }),
             ]),
             Route("/web/passkeys", [
-                Endpoint(.get, .anyone { [self] call in try listPasskeys(call) }),
-                Endpoint(.post, body: true, .anyone { [self] call in try register(call) }),
+                Endpoint(.get, .anyone { [self] call in try await listPasskeys(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try await register(call) }),
             ]),
             Route("/web/passkeys/authentication-options", [
                 Endpoint(.post, writes: false, .anyone { [self] call in try authenticationOptions(call) }),
             ]),
             Route("/web/passkeys/authentication", [
-                Endpoint(.post, body: true, .anyone { [self] call in try authenticate(call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try await authenticate(call) }),
             ]),
             Route("/web/passkeys/{passkey_id}", [
-                Endpoint(.delete, .anyone { [self] call in try removePasskey(call) }),
+                Endpoint(.delete, .anyone { [self] call in try await removePasskey(call) }),
             ]),
         ]
     }
@@ -57,8 +57,8 @@ final class WebRoutes: RouteGroup {
     // MARK: Shared
 
     /// The request's live session; `401` without one.
-    func session(_ call: Call) throws -> WebSession {
-        guard let session = try WebCookie.session(of: call.request, context: context) else { throw APIError.unauthorized }
+    func session(_ call: Call) async throws -> WebSession {
+        guard let session = try await WebCookie.session(of: call.request, context: context) else { throw APIError.unauthorized }
         return session
     }
 
@@ -82,8 +82,8 @@ final class WebRoutes: RouteGroup {
     }
 
     /// `201 {"session": ..., "account_id": ...}` with the cookie.
-    func signedIn(_ accountID: String, _ call: Call) throws -> Outcome {
-        let (session, secret) = try signIn.createSession(accountID: accountID, userAgent: call.request.head.header("user-agent"))
+    func signedIn(_ accountID: String, _ call: Call) async throws -> Outcome {
+        let (session, secret) = try await signIn.createSession(accountID: accountID, userAgent: call.request.head.header("user-agent"))
         var writer = JSONWriter(capacity: 320)
         writer.beginObject()
         writer.key("session")
@@ -98,7 +98,7 @@ final class WebRoutes: RouteGroup {
     // MARK: Sessions
 
     /// `POST /web/session` with `login_token` (the operator's link, once) or `account_token`.
-    func signInWithSecret(_ call: Call) throws -> Outcome {
+    func signInWithSecret(_ call: Call) async throws -> Outcome {
         try OwnOrigin.screen(call.request.head, context.configuration)
         var body = call.bodyReader()
         let loginToken = body.read("login_token", .string)
@@ -109,20 +109,20 @@ final class WebRoutes: RouteGroup {
         try body.check()
         try countAttempt(call)
         if let loginToken {
-            guard let accountID = try signIn.redeemLoginToken(loginToken) else { throw APIError.unauthorized }
-            return try signedIn(accountID, call)
+            guard let accountID = try await signIn.redeemLoginToken(loginToken) else { throw APIError.unauthorized }
+            return try await signedIn(accountID, call)
         }
         guard let accountToken, Secret.kind(of: Substring(accountToken)) == .accountToken,
-              case .account(let accountID)? = try context.services.authenticator.authenticate(Substring(accountToken)) else {
+              case .account(let accountID)? = try await context.services.authenticator.authenticate(Substring(accountToken)) else {
             throw APIError.unauthorized
         }
-        return try signedIn(accountID, call)
+        return try await signedIn(accountID, call)
     }
 
     /// `GET /web/session`
-    func current(_ call: Call) throws -> Outcome {
-        let session = try session(call)
-        let passkeys = try signIn.passkeys(accountID: session.accountID).count
+    func current(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
+        let passkeys = try await signIn.passkeys(accountID: session.accountID).count
         return Answers.object(capacity: 320) { writer in
             writer.beginObject()
             writer.key("session")
@@ -136,26 +136,26 @@ final class WebRoutes: RouteGroup {
     }
 
     /// `DELETE /web/session`: sign out; the cookie is cleared.
-    func signOut(_ call: Call) throws -> Outcome {
-        let session = try session(call)
-        try signIn.deleteSession(accountID: session.accountID, id: session.id)
+    func signOut(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
+        try await signIn.deleteSession(accountID: session.accountID, id: session.id)
         context.sessionStreams.end(session: session.id)
         return .respond(HTTPResponse(status: 204, headers: [("Cache-Control", "no-store"), WebCookie.clear(secure: secureCookie)]))
     }
 
     /// `GET /web/sessions`
-    func listSessions(_ call: Call) throws -> Outcome {
-        let session = try session(call)
-        let sessions = try signIn.sessions(accountID: session.accountID)
+    func listSessions(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
+        let sessions = try await signIn.sessions(accountID: session.accountID)
         return Answers.list("sessions", sessions) { item, writer in item.write(to: &writer, current: item.id == session.id) }
     }
 
     /// `DELETE /web/sessions/{session_id}`: another browser's session, or this one.
-    func removeSession(_ call: Call) throws -> Outcome {
-        let session = try session(call)
+    func removeSession(_ call: Call) async throws -> Outcome {
+        let session = try await session(call)
         let id = try call.path("session_id")
         guard Identifier.isWellFormed(Substring(id), prefix: "wss_") else { throw DomainError.notFound("Session not found.") }
-        try signIn.deleteSession(accountID: session.accountID, id: id)
+        try await signIn.deleteSession(accountID: session.accountID, id: id)
         context.sessionStreams.end(session: id)
         return Answers.noContent
     }
