@@ -28,7 +28,7 @@ final class PendingHold {
         guard parked.isActive, !resumed else { return }
         resumed = true
         handler.runWithWriteLock({ [unowned handler, prepared] record in
-            handler.runRest(rest, prepared, record: &record)
+            await handler.runRest(rest, prepared, record: &record)
         }, prepared, record: record, parked: parked)
     }
 
@@ -47,13 +47,13 @@ extension APIHandler {
     /// gate before must still be good (the key, the session or the account may have gone
     /// meanwhile: `401`, as a waiting call gets), then the rest, its errors answered as the
     /// endpoint's own.
-    func runRest(_ rest: Pending.Rest, _ prepared: Prepared, record: inout RequestRecord) -> Outcome {
+    func runRest(_ rest: Pending.Rest, _ prepared: Prepared, record: inout RequestRecord) async -> Outcome {
         do {
             if prepared.endpoint.needsCredential {
                 guard let principal = record.principal else { throw APIError.defect("a held request lost its principal") }
                 try gate.readmit(prepared.request, as: principal, to: prepared.endpoint)
             }
-            return try rest()
+            return try await rest()
         } catch {
             return .respond(failure(error, &record, prepared))
         }
