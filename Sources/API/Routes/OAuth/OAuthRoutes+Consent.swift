@@ -14,9 +14,9 @@ enum ConsentDecision: String, CaseIterable {
 extension OAuthRoutes {
     /// `GET /web/oauth/authorization?<the authorization request>`: the client's name, where it
     /// will send the person back, and the scopes it asks.
-    func describe(_ call: Call) throws -> Outcome {
+    func describe(_ call: Call) async throws -> Outcome {
         _ = try consentSession(call)
-        let request = try checked(call.request.head.query)
+        let request = try await checked(call.request.head.query)
         return Answers.object(capacity: 512) { writer in
             writer.beginObject()
             writer.key("client")
@@ -41,7 +41,7 @@ extension OAuthRoutes {
     /// `POST /web/oauth/authorization`: `{"request": "<query>", "decision": "allow", "key_id",
     /// "scopes": [...]}` or `{"request", "decision": "deny"}`; `200 {"redirect": "<url>"}`,
     /// where the console sends the browser: the code, or `access_denied`.
-    func decide(_ call: inout Call) throws -> Outcome {
+    func decide(_ call: inout Call) async throws -> Outcome {
         let session = try consentSession(call)
         var body = call.bodyReader()
         body.require("request")
@@ -56,7 +56,7 @@ extension OAuthRoutes {
         }
         try body.check()
         guard let query, let issuer = context.configuration.oauthIssuer else { throw APIError.oauthOff }
-        let request = try checked(Substring(query))
+        let request = try await checked(Substring(query))
         guard decision == .allow, let keyID, let scopes else {
             return redirectAnswer(AuthorizationRequest.redirect(
                 request.redirectURI, [("error", "access_denied"), ("error_description", "The person declined.")],
@@ -90,9 +90,9 @@ extension OAuthRoutes {
 
     /// The request checked again; any failure is `400` here (the console shows it), since
     /// `/oauth/authorize` sent the browser on only once it checked out.
-    private func checked(_ query: Substring?) throws -> AuthorizationRequest {
+    private func checked(_ query: Substring?) async throws -> AuthorizationRequest {
         do {
-            return try AuthorizationRequest.read(query, clients: context.services.oauthClients, configuration: context.configuration)
+            return try await AuthorizationRequest.read(query, clients: context.services.oauthClients, configuration: context.configuration)
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {
             case .page(let message): throw APIError(400, "bad_request", message)
