@@ -53,7 +53,7 @@ extension APIHandler {
                 guard let principal = record.principal else { throw APIError.defect("a held request lost its principal") }
                 try await Gate.readmit(prepared.request, as: principal, to: prepared.endpoint, context: context)
             }
-            return try rest()
+            return try await rest()
         } catch {
             return .respond(failure(error, &record, prepared))
         }

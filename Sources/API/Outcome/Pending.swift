@@ -7,8 +7,9 @@ import EventLoop
 /// its own (with the write lock, its answer after its COMMIT), after the credential is checked
 /// again, since it may have been revoked meanwhile.
 struct Pending {
-    /// The rest of the endpoint, run on the loop once the work ended.
-    typealias Rest = () throws -> Outcome
+    /// The rest of the endpoint, run on the loop once the work ended; it may await the store,
+    /// as an endpoint's body does.
+    typealias Rest = nonisolated(nonsending) () async throws -> Outcome
 
     /// How long the work may take; then (or when the server stops) the request gets `expired`.
     var timeout: TimeSpan

@@ -1,5 +1,3 @@
-import SQLite
-
 /// A client of the authorization server (a connector): registered through RFC 7591, or known
 /// by the URL of its metadata document (the Client ID Metadata Document draft), whose copy is
 /// kept here while its HTTP caching allows.
@@ -38,11 +36,11 @@ public struct OAuthClient: Sendable, Equatable {
         self.lastUsedAt = lastUsedAt
     }
 
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         guard let kind = Kind(rawValue: try row.text("kind")),
               let method = AuthMethod(rawValue: try row.text("auth_method")) else {
-            // SQLITE_MISMATCH, as `Row` answers a column it cannot read.
-            throw SQLiteError(code: 20, message: "an oauth_clients row has an unknown kind or method", sql: row.statement.sql)
+            // A defect of the store in either dialect (the schema's CHECKs allow neither).
+            throw StoreError.failure("an oauth_clients row has an unknown kind or method")
         }
         self.init(id: try row.text("id"), kind: kind, name: try row.text("name"),
                   redirectURIs: try row.text("redirect_uris").split(separator: "\n").map(String.init),

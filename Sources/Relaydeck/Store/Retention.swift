@@ -124,10 +124,8 @@ public final class Retention {
             AND r.expires_at > ?1) \
             AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens t WHERE t.grant_id = g.id AND t.expires_at > ?1) LIMIT ?2)
             """
-        static let deleteIdleClients = """
-            DELETE FROM oauth_clients WHERE id IN (SELECT c.id FROM oauth_clients c WHERE c.last_used_at <= ?1 \
-            AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id) LIMIT ?2)
-            """
+        /// `OAuthClients`' own statement, written for both stores.
+        static let deleteIdleClients = OAuthClients.SQL.deleteUnused
         static let all = [expiredTasks, deleteQuestions,
                           deleteUnread, deleteRead, deleteActivity, deleteMoves, deleteIdleSessions, deleteExpiredLinks,
                           deleteExpiredAccessTokens, deleteExpiredRefreshTokens, deleteExpiredCodes, deleteDeadGrants,

@@ -15,8 +15,8 @@ import Testing
         "client_id=\(oauth.client.id)&redirect_uri=\(AuthorizationRequest.percentEncoded(redirect))&\(Self.base)\(extra)"
     }
 
-    @Test func aRequestThatChecksOutGoesOnToTheConsolesConsentPage() throws {
-        let oauth = try OAuthHarness()
+    @Test func aRequestThatChecksOutGoesOnToTheConsolesConsentPage() async throws {
+        let oauth = try await OAuthHarness()
         let query = query(oauth, "&scope=tasks%3Aread")
         let answer = try oauth.api.send("GET", "/oauth/authorize?" + query)
         #expect(answer.status == 302)
@@ -27,8 +27,8 @@ import Testing
         ("client_id=oac_nobody&redirect_uri=https%3A%2F%2Fconnector.example%2Fcallback", "The client is not registered with this server. Start again from the application."),
         ("redirect_uri=https%3A%2F%2Fconnector.example%2Fcallback", "The request names no client (client_id)."),
     ])
-    func anUnknownClientGetsAPageAndNoRedirect(_ start: String, _ message: String) throws {
-        let oauth = try OAuthHarness()
+    func anUnknownClientGetsAPageAndNoRedirect(_ start: String, _ message: String) async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("GET", "/oauth/authorize?\(start)&\(Self.base)")
         #expect(answer.status == 400 && answer.header("Location") == nil)
         #expect(answer.header("Content-Type") == "text/html; charset=utf-8" && answer.header("X-Frame-Options") == "DENY")
@@ -40,15 +40,15 @@ import Testing
         "https://connector.example/callback?x=1", "https://connector.example/callback#", "https://connector.example@evil.example/callback",
         "//evil.example/callback", "",
     ])
-    func aRedirectURIThatIsNotExactlyARegisteredOneGetsAPage(redirect: String) throws {
-        let oauth = try OAuthHarness()
+    func aRedirectURIThatIsNotExactlyARegisteredOneGetsAPage(redirect: String) async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("GET", "/oauth/authorize?" + query(oauth, redirect: redirect))
         #expect(answer.status == 400 && answer.header("Location") == nil)
         #expect(answer.text.contains("The redirect URI is not one the client registered."))
     }
 
-    @Test func aRepeatedRedirectURIGetsAPage() throws {
-        let oauth = try OAuthHarness()
+    @Test func aRepeatedRedirectURIGetsAPage() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("GET", "/oauth/authorize?" + query(oauth, "&redirect_uri=https%3A%2F%2Fevil.example%2F"))
         #expect(answer.status == 400 && answer.header("Location") == nil)
         #expect(answer.text.contains("A parameter was sent more than once, or is not valid encoding."))
@@ -64,8 +64,8 @@ import Testing
         ("", "resource=https%3A%2F%2Frelay.example%2Fmcp", "invalid_target", "resource must be https://relay.example/mcp."),
         ("&scope=admin", "", "invalid_scope", "scope names an unknown scope."),
     ])
-    func laterProblemsGoBackToTheClientWithStateAndIss(_ add: String, _ drop: String, _ error: String, _ description: String) throws {
-        let oauth = try OAuthHarness()
+    func laterProblemsGoBackToTheClientWithStateAndIss(_ add: String, _ drop: String, _ error: String, _ description: String) async throws {
+        let oauth = try await OAuthHarness()
         var query = query(oauth)
         if !drop.isEmpty, let range = query.firstRange(of: "&" + drop) { query.removeSubrange(range) }
         let answer = try oauth.api.send("GET", "/oauth/authorize?" + query + add)
@@ -74,8 +74,8 @@ import Testing
             + AuthorizationRequest.percentEncoded(description) + "&state=xyz&iss=https%3A%2F%2Frelay.example")
     }
 
-    @Test func withoutPublicURLThePageSaysOAuthIsOff() throws {
-        let oauth = try OAuthHarness(publicOrigin: nil)
+    @Test func withoutPublicURLThePageSaysOAuthIsOff() async throws {
+        let oauth = try await OAuthHarness(publicOrigin: nil)
         let answer = try oauth.api.send("GET", "/oauth/authorize?" + query(oauth))
         #expect(answer.status == 400 && answer.header("Location") == nil)
         #expect(answer.text.contains("OAuth is off on this server: its operator has not set PUBLIC_URL."))

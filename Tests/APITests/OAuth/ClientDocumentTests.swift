@@ -22,8 +22,8 @@ import Testing
     }
     let fake = Fake()
 
-    init() throws {
-        oauth = try OAuthHarness()
+    init() async throws {
+        oauth = try await OAuthHarness()
         let (fake, loop) = (fake, oauth.api.loop)
         oauth.api.handler.context.clientDocuments.fetch = { url, done in
             fake.asked.append(url.description)
@@ -46,11 +46,11 @@ import Testing
         return try oauth.api.send("GET", "/oauth/authorize?" + query)
     }
 
-    @Test func aDocumentIsFetchedKeptWhileFreshAndTheRequestGoesOn() throws {
+    @Test func aDocumentIsFetchedKeptWhileFreshAndTheRequestGoesOn() async throws {
         fake.answer = try Self.document()
         let first = try authorize()
         #expect(first.status == 302 && first.header("Location")?.hasPrefix("/app/#/authorize?client_id=https%3A%2F%2F") == true)
-        let client = try #require(try oauth.api.services.oauthClients.get(Self.url))
+        let client = try #require(try await oauth.api.services.oauthClients.get(Self.url))
         #expect(client.kind == OAuthClient.Kind.document && client.name == "Metadata client" && client.authMethod == .none)
         #expect(client.redirectURIs == [OAuthHarness.redirect])
         #expect(try authorize().status == 302)
@@ -68,10 +68,10 @@ import Testing
         #expect(fake.asked.count == 2)
     }
 
-    @Test func aDocumentsClientTradesItsCodeAsAPublicClient() throws {
+    @Test func aDocumentsClientTradesItsCodeAsAPublicClient() async throws {
         fake.answer = try Self.document()
         #expect(try authorize().status == 302)
-        let client = try #require(try oauth.api.services.oauthClients.get(Self.url))
+        let client = try #require(try await oauth.api.services.oauthClients.get(Self.url))
         let code = try oauth.code(client: client)
         let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(code)&redirect_uri=\(OAuthHarness.redirect)"
             + "&code_verifier=\(OAuthHarness.verifier)&client_id=\(AuthorizationRequest.percentEncoded(Self.url))")
@@ -85,12 +85,12 @@ import Testing
         (.redirectRefused("x"), "The client metadata document redirects to another host, which this server does not follow."),
         (.connect("connection refused"), "The client metadata document could not be fetched (connection refused)."),
     ])
-    func aFetchThatFailsIsThisServersPageAndNoRedirect(_ failure: HTTPClientFailure, _ message: String) throws {
+    func aFetchThatFailsIsThisServersPageAndNoRedirect(_ failure: HTTPClientFailure, _ message: String) async throws {
         fake.answer = .failure(failure)
         let answer = try authorize()
         #expect(answer.status == 400 && answer.header("Location") == nil)
         #expect(answer.text.contains("<p>\(SitePage.escape(message))</p>"))
-        #expect(try oauth.api.services.oauthClients.get(Self.url) == nil)
+        #expect(try await oauth.api.services.oauthClients.get(Self.url) == nil)
     }
 
     @Test(arguments: [

@@ -19,8 +19,8 @@ import Testing
             + "&state=s%201&scope=tasks%3Aread+tasks%3Awrite+inbox"
     }
 
-    init() throws {
-        oauth = try OAuthHarness()
+    init() async throws {
+        oauth = try await OAuthHarness()
         let signedIn = try oauth.api.send("POST", "/web/session", [Self.origin], body: #"{"account_token": "\#(oauth.token)"}"#)
         let setCookie = try #require(signedIn.header("Set-Cookie"))
         cookie = ("Cookie", String(setCookie.prefix { $0 != ";" }))

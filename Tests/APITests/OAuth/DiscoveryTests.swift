@@ -13,8 +13,8 @@ import Testing
     static let documentHeaders = ["Content-Type: application/json", "Cache-Control: public, max-age=300",
                                   "Access-Control-Allow-Origin: *"]
 
-    @Test func mcpWithoutACredentialPointsToTheResourceMetadataWithEveryScope() throws {
-        let oauth = try OAuthHarness()
+    @Test func mcpWithoutACredentialPointsToTheResourceMetadataWithEveryScope() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("POST", "/mcp", [("Content-Type", "application/json")],
                                         body: #"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#)
         #expect(answer.status == 401)
@@ -22,8 +22,8 @@ import Testing
         #expect(answer.text == errorBody("unauthorized", "The credential is missing or wrong."))
     }
 
-    @Test func mcpWithACredentialThatDoesNotWorkSaysInvalidToken() throws {
-        let oauth = try OAuthHarness()
+    @Test func mcpWithACredentialThatDoesNotWorkSaysInvalidToken() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
         oauth.api.clock.advance(millis: OAuthGrants.accessLifetimeMillis)
         for credential in [access, "mck_" + String(repeating: "a", count: 43)] {
@@ -33,14 +33,14 @@ import Testing
         }
     }
 
-    @Test func restAnswersWithoutACredentialKeepTheirHeaders() throws {
-        let oauth = try OAuthHarness()
+    @Test func restAnswersWithoutACredentialKeepTheirHeaders() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("GET", "/v1/tasks")
         #expect(answer.status == 401 && answer.header("WWW-Authenticate") == nil)
     }
 
-    @Test func aGrantRefusedAScopeOnRESTIsToldItInWWWAuthenticateAndAnAPIKeyIsNot() throws {
-        let oauth = try OAuthHarness()
+    @Test func aGrantRefusedAScopeOnRESTIsToldItInWWWAuthenticateAndAnAPIKeyIsNot() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
         let refused = try oauth.api.send("POST", "/v1/tasks", [bearer(access)], body: #"{"title":"Ship"}"#)
         #expect(refused.status == 403)
@@ -51,8 +51,8 @@ import Testing
         #expect(key.status == 403 && key.header("WWW-Authenticate") == nil)
     }
 
-    @Test func aToolTheGrantMayNotCallStaysAToolError() throws {
-        let oauth = try OAuthHarness()
+    @Test func aToolTheGrantMayNotCallStaysAToolError() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
         let answer = try MCPClient(api: oauth.api, secret: access).modern(
             "tools/call", #""name":"create_task","arguments":{"title":"Ship"}"#, name: "create_task")
@@ -61,8 +61,8 @@ import Testing
     }
 
     @Test(arguments: ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"])
-    func theProtectedResourceMetadataNamesTheResourceAndItsAuthorizationServer(path: String) throws {
-        let oauth = try OAuthHarness()
+    func theProtectedResourceMetadataNamesTheResourceAndItsAuthorizationServer(path: String) async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("GET", path)
         #expect(answer.status == 200 && answer.headers == Self.documentHeaders)
         #expect(answer.text == #"{"resource":"https://relay.example/mcp","authorization_servers":["https://relay.example"],"#
@@ -71,8 +71,8 @@ import Testing
         #expect(answer.record.principal == nil)
     }
 
-    @Test func theAuthorizationServerMetadataListsWhatThisServerDoes() throws {
-        let oauth = try OAuthHarness()
+    @Test func theAuthorizationServerMetadataListsWhatThisServerDoes() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("GET", "/.well-known/oauth-authorization-server")
         #expect(answer.status == 200 && answer.headers == Self.documentHeaders)
         #expect(answer.text == #"{"issuer":"https://relay.example","authorization_endpoint":"https://relay.example/oauth/authorize","#
@@ -89,8 +89,8 @@ import Testing
         #expect(try oauth.api.send("GET", "/.well-known/openid-configuration").status == 404)
     }
 
-    @Test func withoutPublicURLThereIsNothingToDiscover() throws {
-        let oauth = try OAuthHarness(publicOrigin: nil)
+    @Test func withoutPublicURLThereIsNothingToDiscover() async throws {
+        let oauth = try await OAuthHarness(publicOrigin: nil)
         for path in ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp",
                      "/.well-known/oauth-authorization-server"] {
             let answer = try oauth.api.send("GET", path)

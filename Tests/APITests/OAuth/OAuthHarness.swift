@@ -20,18 +20,18 @@ final class OAuthHarness {
     let accountID: String
     let client: OAuthClient
 
-    init(publicOrigin: String? = OAuthHarness.origin) throws {
+    init(publicOrigin: String? = OAuthHarness.origin) async throws {
         var configuration = APIConfiguration()
         configuration.publicOrigin = publicOrigin
         api = try APIHarness(configuration: configuration)
         (accountID, token) = try api.createAccount()
         key = try api.createKey(token: token, label: "Connector")
-        client = try Self.register(api, "Claude")
+        client = try await Self.register(api, "Claude")
     }
 
-    static func register(_ api: APIHarness, _ name: String, method: OAuthClient.AuthMethod = .none) throws -> OAuthClient {
+    static func register(_ api: APIHarness, _ name: String, method: OAuthClient.AuthMethod = .none) async throws -> OAuthClient {
         let checked = try TextRule.clientName.check(name).get()
-        return try api.services.oauthClients.register(name: checked, redirectURIs: [redirect], authMethod: method).client
+        return try await api.services.oauthClients.register(name: checked, redirectURIs: [redirect], authMethod: method).client
     }
 
     /// A code for what a person approved.

@@ -24,8 +24,8 @@ import Testing
         }
     }
 
-    @Test func aPublicClientRegisters() throws {
-        let oauth = try OAuthHarness()
+    @Test func aPublicClientRegisters() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try register(oauth.api, #"{"client_name":"Claude","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"#
             + #""token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"#
             + #""response_types":["code"],"scope":"tasks:read inbox","logo_uri":"https://claude.ai/logo.png"}"#)
@@ -37,13 +37,13 @@ import Testing
         #expect(answer.text == #"{"client_id":"\#(id)","client_id_issued_at":\#(issuedAt),"client_name":"Claude","#
             + #""redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"grant_types":["authorization_code","refresh_token"],"#
             + #""response_types":["code"],"token_endpoint_auth_method":"none"}"#)
-        let client = try #require(try oauth.api.services.oauthClients.get(id))
+        let client = try #require(try await oauth.api.services.oauthClients.get(id))
         #expect(client.name == "Claude" && client.authMethod == .none && client.kind == OAuthClient.Kind.registered)
         #expect(answer.record.principal == nil)
     }
 
-    @Test func aClientThatNamesNoMethodIsConfidentialWithASecretShownOnce() throws {
-        let oauth = try OAuthHarness()
+    @Test func aClientThatNamesNoMethodIsConfidentialWithASecretShownOnce() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try register(oauth.api, #"{"redirect_uris":["http://127.0.0.1:33418/callback"]}"#)
         #expect(answer.status == 201)
         let json = try answer.json()
@@ -53,7 +53,7 @@ import Testing
         // No name: the person sees where it sends them back.
         #expect(json["client_name"]?.stringValue == "127.0.0.1")
         let id = try #require(json["client_id"]?.stringValue)
-        #expect(try oauth.api.services.oauthClients.authenticate(id: id, secret: secret).id == id)
+        #expect(try await oauth.api.services.oauthClients.authenticate(id: id, secret: secret).id == id)
     }
 
     @Test(arguments: [
@@ -78,8 +78,8 @@ import Testing
         (#"["https://a.example/cb"]"#, "invalid_client_metadata", "The body must be a JSON object."),
         ("not json", "invalid_client_metadata", "The body must be a JSON object."),
     ])
-    func whatThisServerCannotHonourIsRefusedWhole(_ body: String, _ code: String, _ description: String) throws {
-        let oauth = try OAuthHarness()
+    func whatThisServerCannotHonourIsRefusedWhole(_ body: String, _ code: String, _ description: String) async throws {
+        let oauth = try await OAuthHarness()
         let answer = try register(oauth.api, body)
         #expect(answer.status == 400)
         #expect(answer.text == oauthErrorBody(code, description))
@@ -87,15 +87,15 @@ import Testing
         #expect(try Self.clients(oauth.api) == 1)
     }
 
-    @Test func elevenRedirectURIsAreTooMany() throws {
-        let oauth = try OAuthHarness()
+    @Test func elevenRedirectURIsAreTooMany() async throws {
+        let oauth = try await OAuthHarness()
         let uris = (0..<11).map { #""https://a.example/\#($0)""# }.joined(separator: ",")
         let answer = try register(oauth.api, #"{"redirect_uris":[\#(uris)]}"#)
         #expect(answer.text == oauthErrorBody("invalid_redirect_uri", "redirect_uris must list 1 to 10 URIs."))
     }
 
-    @Test func oneAddressRegistersTwentyClientsAnHourAndAnotherIsNotHeldBack() throws {
-        let oauth = try OAuthHarness()
+    @Test func oneAddressRegistersTwentyClientsAnHourAndAnotherIsNotHeldBack() async throws {
+        let oauth = try await OAuthHarness()
         let body = #"{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"none"}"#
         for _ in 0..<20 { #expect(try register(oauth.api, body).status == 201) }
         let limited = try register(oauth.api, body)
@@ -106,8 +106,8 @@ import Testing
         #expect(try Self.clients(oauth.api) == 22)
     }
 
-    @Test func aBodyThatIsNotJSONTypedIsRefused() throws {
-        let oauth = try OAuthHarness()
+    @Test func aBodyThatIsNotJSONTypedIsRefused() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.api.send("POST", "/oauth/register", [OAuthHarness.form], body: "redirect_uris=https://a.example/cb")
         #expect(answer.status == 400 && answer.text == oauthErrorBody("invalid_client_metadata", "The body must be application/json."))
     }

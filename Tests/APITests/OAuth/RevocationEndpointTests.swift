@@ -9,8 +9,8 @@ import Testing
 /// `POST /oauth/revoke` (RFC 7009): a refresh token ends its grant, an access token itself;
 /// `200` whatever the token was; and a revoked grant's waiting calls end at once.
 @Suite struct RevocationEndpointTests {
-    @Test func revokingTheRefreshTokenEndsTheGrantWithAnEmpty200() throws {
-        let oauth = try OAuthHarness()
+    @Test func revokingTheRefreshTokenEndsTheGrantWithAnEmpty200() async throws {
+        let oauth = try await OAuthHarness()
         let tokens = try oauth.tokens()
         let access = try #require(tokens["access_token"]?.stringValue)
         let refresh = try #require(tokens["refresh_token"]?.stringValue)
@@ -23,8 +23,8 @@ import Testing
         #expect(try oauth.api.services.oauthGrants.list(accountID: oauth.accountID).isEmpty)
     }
 
-    @Test func revokingTheAccessTokenLeavesTheGrant() throws {
-        let oauth = try OAuthHarness()
+    @Test func revokingTheAccessTokenLeavesTheGrant() async throws {
+        let oauth = try await OAuthHarness()
         let tokens = try oauth.tokens()
         let access = try #require(tokens["access_token"]?.stringValue)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 200)
@@ -34,9 +34,9 @@ import Testing
         #expect(try oauth.post("/oauth/token", "grant_type=refresh_token&refresh_token=\(refresh)&client_id=\(oauth.client.id)").status == 200)
     }
 
-    @Test func anotherClientsTokenOrNoTokenIsAnswered200AndLeftAlone() throws {
-        let oauth = try OAuthHarness()
-        let other = try OAuthHarness.register(oauth.api, "Other")
+    @Test func anotherClientsTokenOrNoTokenIsAnswered200AndLeftAlone() async throws {
+        let oauth = try await OAuthHarness()
+        let other = try await OAuthHarness.register(oauth.api, "Other")
         let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
         for token in [access, "mco_unknown", oauth.key.secret, String(repeating: "x", count: 5_000)] {
             #expect(try oauth.post("/oauth/revoke", "token=\(token)&client_id=\(other.id)").status == 200)
@@ -45,8 +45,8 @@ import Testing
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(oauth.key.secret)]).status == 200)
     }
 
-    @Test func anUnknownHintIsUnsupportedTokenTypeAndAMissingTokenInvalidRequest() throws {
-        let oauth = try OAuthHarness()
+    @Test func anUnknownHintIsUnsupportedTokenTypeAndAMissingTokenInvalidRequest() async throws {
+        let oauth = try await OAuthHarness()
         let hint = try oauth.post("/oauth/revoke", "token=x&token_type_hint=id_token&client_id=\(oauth.client.id)")
         #expect(hint.status == 400)
         #expect(hint.text == oauthErrorBody("unsupported_token_type", "token_type_hint must be access_token or refresh_token."))
@@ -63,9 +63,9 @@ import Testing
         let token = try api.accountToken()
         let secret = try api.keySecret(token: token)
         let keyID = try api.keyID(secret: secret)
-        let accountID = try await #require(try api.services.authenticator.authenticate(Substring(token))?.accountID)
-        let client = try api.services.oauthClients.register(name: try TextRule.clientName.check("Claude").get(),
-                                                            redirectURIs: [OAuthHarness.redirect], authMethod: .none).client
+        let accountID = try #require(try await api.services.authenticator.authenticate(Substring(token))?.accountID)
+        let client = try await api.services.oauthClients.register(name: try TextRule.clientName.check("Claude").get(),
+                                                                  redirectURIs: [OAuthHarness.redirect], authMethod: .none).client
         let code = try api.services.oauthGrants.issueCode(Consent(
             accountID: accountID, keyID: keyID, clientID: client.id, scopes: .all, redirectURI: OAuthHarness.redirect,
             codeChallenge: OAuthHarness.challenge, resource: OAuthHarness.resource))

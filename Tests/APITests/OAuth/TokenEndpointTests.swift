@@ -10,8 +10,8 @@ import Testing
 @Suite struct TokenEndpointTests {
     static let noStore = ["Content-Type: application/json", "Cache-Control: no-store", "Pragma: no-cache"]
 
-    @Test func aCodeIsTradedForABearerTokenAndARefreshToken() throws {
-        let oauth = try OAuthHarness()
+    @Test func aCodeIsTradedForABearerTokenAndARefreshToken() async throws {
+        let oauth = try await OAuthHarness()
         let code = try oauth.code(scopes: ScopeSet([.tasksRead, .inbox]))
         let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(code)"
             + "&redirect_uri=https%3A%2F%2Fconnector.example%2Fcallback&code_verifier=\(OAuthHarness.verifier)"
@@ -27,8 +27,8 @@ import Testing
         #expect(answer.record.principal == nil && answer.pattern == "/oauth/token")
     }
 
-    @Test func theAccessTokenActsAsTheKeyOnMCPAndTheKeysRESTRoutesWithinItsScopes() throws {
-        let oauth = try OAuthHarness()
+    @Test func theAccessTokenActsAsTheKeyOnMCPAndTheKeysRESTRoutesWithinItsScopes() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 200)
         let write = try oauth.api.send("POST", "/v1/tasks", [bearer(access)], body: #"{"title":"Ship"}"#)
@@ -47,8 +47,8 @@ import Testing
         #expect(try oauth.api.send("POST", "/mcp?key=\(access)", body: "{}").status == 401)
     }
 
-    @Test func theActivityLogNamesTheConnectorWhateverClientInfoItSends() throws {
-        let oauth = try OAuthHarness()
+    @Test func theActivityLogNamesTheConnectorWhateverClientInfoItSends() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
         var mcp = MCPClient(api: oauth.api, secret: access)
         mcp.clientName = "someone-else"
@@ -59,8 +59,8 @@ import Testing
         #expect(entry["action"]?.stringValue == "tools/list")
     }
 
-    @Test func aCodeUsedTwiceIsRefusedAndTheTokensItGaveStop() throws {
-        let oauth = try OAuthHarness()
+    @Test func aCodeUsedTwiceIsRefusedAndTheTokensItGaveStop() async throws {
+        let oauth = try await OAuthHarness()
         let code = try oauth.code()
         let body = "grant_type=authorization_code&code=\(code)&redirect_uri=\(OAuthHarness.redirect)"
             + "&code_verifier=\(OAuthHarness.verifier)&client_id=\(oauth.client.id)"
@@ -75,8 +75,8 @@ import Testing
         #expect(refused.status == 401 && refused.text == errorBody("unauthorized", "The credential is missing or wrong."))
     }
 
-    @Test func aWrongVerifierIsRefusedAndAnUnknownParameterIgnored() throws {
-        let oauth = try OAuthHarness()
+    @Test func aWrongVerifierIsRefusedAndAnUnknownParameterIgnored() async throws {
+        let oauth = try await OAuthHarness()
         let code = try oauth.code()
         let base = "grant_type=authorization_code&code=\(code)&redirect_uri=\(OAuthHarness.redirect)&client_id=\(oauth.client.id)"
         let wrong = try oauth.post("/oauth/token", base + "&code_verifier=" + String(repeating: "b", count: 43))
@@ -86,8 +86,8 @@ import Testing
         #expect(right.status == 200)
     }
 
-    @Test func aResourceNamedAtTheTokenEndpointMustBeThisOne() throws {
-        let oauth = try OAuthHarness()
+    @Test func aResourceNamedAtTheTokenEndpointMustBeThisOne() async throws {
+        let oauth = try await OAuthHarness()
         let trade = "grant_type=authorization_code&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)"
             + "&client_id=\(oauth.client.id)"
         let other = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code())&resource=https%3A%2F%2Fother.example%2Fmcp")
@@ -96,9 +96,9 @@ import Testing
         #expect(same.status == 200)
     }
 
-    @Test func aCodeOfAnotherClientOrRedirectIsRefused() throws {
-        let oauth = try OAuthHarness()
-        let other = try OAuthHarness.register(oauth.api, "Other")
+    @Test func aCodeOfAnotherClientOrRedirectIsRefused() async throws {
+        let oauth = try await OAuthHarness()
+        let other = try await OAuthHarness.register(oauth.api, "Other")
         let code = try oauth.code()
         let asOther = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(code)"
             + "&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)&client_id=\(other.id)")
@@ -108,8 +108,8 @@ import Testing
         #expect(elsewhere.text == oauthErrorBody("invalid_grant", "redirect_uri differs from the authorization request's."))
     }
 
-    @Test func aRefreshRotatesAndAReusedRefreshTokenRevokesTheGrant() throws {
-        let oauth = try OAuthHarness()
+    @Test func aRefreshRotatesAndAReusedRefreshTokenRevokesTheGrant() async throws {
+        let oauth = try await OAuthHarness()
         let first = try oauth.tokens()
         let refresh = try #require(first["refresh_token"]?.stringValue)
         let body = "grant_type=refresh_token&refresh_token=\(refresh)&client_id=\(oauth.client.id)"
@@ -124,8 +124,8 @@ import Testing
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 401)
     }
 
-    @Test func aRefreshAskingForMoreThanTheGrantIsInvalidScope() throws {
-        let oauth = try OAuthHarness()
+    @Test func aRefreshAskingForMoreThanTheGrantIsInvalidScope() async throws {
+        let oauth = try await OAuthHarness()
         let refresh = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["refresh_token"]?.stringValue)
         let wider = try oauth.post("/oauth/token", "grant_type=refresh_token&refresh_token=\(refresh)"
             + "&client_id=\(oauth.client.id)&scope=tasks%3Aread+tasks%3Awrite")
@@ -148,22 +148,22 @@ import Testing
         ("grant_type=refresh_token", "invalid_request", "refresh_token is required."),
         ("grant_type=authorization_code&code=%ZZ", "invalid_request", "The body is not valid percent-encoded UTF-8."),
     ])
-    func aMalformedTokenRequestIsInvalidRequest(_ body: String, _ code: String, _ description: String) throws {
-        let oauth = try OAuthHarness()
+    func aMalformedTokenRequestIsInvalidRequest(_ body: String, _ code: String, _ description: String) async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.post("/oauth/token", body + "&client_id=\(oauth.client.id)")
         #expect(answer.status == 400)
         #expect(answer.text == oauthErrorBody(code, description))
     }
 
-    @Test func aBodyThatIsNotAFormIsInvalidRequest() throws {
-        let oauth = try OAuthHarness()
+    @Test func aBodyThatIsNotAFormIsInvalidRequest() async throws {
+        let oauth = try await OAuthHarness()
         let answer = try oauth.post("/oauth/token", #"{"grant_type":"refresh_token"}"#, headers: [("Content-Type", "application/json")])
         #expect(answer.status == 400)
         #expect(answer.text == oauthErrorBody("invalid_request", "The body must be application/x-www-form-urlencoded."))
     }
 
-    @Test func anUnknownClientIsInvalidClientAndThroughBasicA401() throws {
-        let oauth = try OAuthHarness()
+    @Test func anUnknownClientIsInvalidClientAndThroughBasicA401() async throws {
+        let oauth = try await OAuthHarness()
         let inBody = try oauth.post("/oauth/token", "grant_type=refresh_token&refresh_token=x&client_id=oac_nobody")
         #expect(inBody.status == 400 && inBody.text == oauthErrorBody("invalid_client", "The client is unknown."))
         let missing = try oauth.post("/oauth/token", "grant_type=refresh_token&refresh_token=x")
@@ -175,10 +175,10 @@ import Testing
         #expect(basic.header("WWW-Authenticate") == #"Basic realm="relaydeck""#)
     }
 
-    @Test func aConfidentialClientAuthenticatesWithItsSecretInTheBodyOrThroughBasic() throws {
-        let oauth = try OAuthHarness()
+    @Test func aConfidentialClientAuthenticatesWithItsSecretInTheBodyOrThroughBasic() async throws {
+        let oauth = try await OAuthHarness()
         let checked = try TextRule.clientName.check("Server").get()
-        let (client, secret) = try oauth.api.services.oauthClients.register(
+        let (client, secret) = try await oauth.api.services.oauthClients.register(
             name: checked, redirectURIs: [OAuthHarness.redirect], authMethod: .clientSecretBasic)
         let secretText = try #require(secret?.text)
         let trade = "grant_type=authorization_code&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)"
@@ -197,8 +197,8 @@ import Testing
             "The client must authenticate the way it registered (a public client sends no secret)."))
     }
 
-    @Test func withoutPublicURLOAuthIsOffAndAnAccessTokenIsNoCredential() throws {
-        let oauth = try OAuthHarness(publicOrigin: nil)
+    @Test func withoutPublicURLOAuthIsOffAndAnAccessTokenIsNoCredential() async throws {
+        let oauth = try await OAuthHarness(publicOrigin: nil)
         let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(try oauth.code())"
             + "&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)&client_id=\(oauth.client.id)")
         #expect(answer.status == 404)
@@ -210,8 +210,8 @@ import Testing
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(issued.accessToken)]).status == 401)
     }
 
-    @Test func anAccessTokenIsRefusedAfterItsHour() throws {
-        let oauth = try OAuthHarness()
+    @Test func anAccessTokenIsRefusedAfterItsHour() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 200)
         oauth.api.clock.advance(millis: OAuthGrants.accessLifetimeMillis)
@@ -219,8 +219,8 @@ import Testing
         #expect(expired.status == 401 && expired.text == errorBody("unauthorized", "The credential is missing or wrong."))
     }
 
-    @Test func deletingTheKeyStopsItsGrantsTokens() throws {
-        let oauth = try OAuthHarness()
+    @Test func deletingTheKeyStopsItsGrantsTokens() async throws {
+        let oauth = try await OAuthHarness()
         let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
         #expect(try oauth.api.send("DELETE", "/v1/keys/\(oauth.key.id)", [bearer(oauth.token)]).status == 204)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 401)

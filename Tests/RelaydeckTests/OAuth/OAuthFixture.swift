@@ -20,13 +20,13 @@ final class OAuthFixture {
     /// The grants `onRevoked` announced, in order.
     private(set) var revoked: [String] = []
 
-    init(_ kind: StoreKind = .memory, keyScopes: ScopeSet = .all) throws {
+    init(_ kind: StoreKind = .memory, keyScopes: ScopeSet = .all) async throws {
         test = try TestStore(kind)
         clients = OAuthClients(store: test.store, clock: test.clock, random: test.random)
         grants = OAuthGrants(store: test.store, clock: test.clock, random: test.random)
         (account, _) = try test.accounts.create()
         (key, keySecret) = try test.keys.create(accountID: account.id, label: checked("Connector"), scopes: keyScopes)
-        client = try clients.register(name: checked("Claude", .clientName), redirectURIs: [Self.redirect], authMethod: .none).client
+        client = try await clients.register(name: checked("Claude", .clientName), redirectURIs: [Self.redirect], authMethod: .none).client
         grants.onRevoked = { [unowned self] _, grantID in revoked.append(grantID) }
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite struct OAuthGrantsTests {
     @Test(arguments: StoreKind.allCases)
     func aTradedCodeGivesAnAccessTokenThatActsAsTheKeyWithItsGrant(kind: StoreKind) async throws {
-        let oauth = try OAuthFixture(kind)
+        let oauth = try await OAuthFixture(kind)
         let issued = try oauth.tokens(scopes: ScopeSet([.tasksRead, .questions]))
         #expect(issued.accessToken.hasPrefix("mco_") && issued.accessToken.utf8.count == 47)
         #expect(issued.refreshToken.hasPrefix("mcr_") && issued.refreshToken.utf8.count == 47)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func theGrantActsWithTheScopesBothItAndItsKeyHold() async throws {
-        let oauth = try OAuthFixture(keyScopes: ScopeSet([.tasksRead, .tasksWrite]))
+        let oauth = try await OAuthFixture(keyScopes: ScopeSet([.tasksRead, .tasksWrite]))
         let issued = try oauth.tokens(scopes: ScopeSet([.tasksRead, .notify]))
         #expect(try await oauth.principal(issued.accessToken)?.scopes == ScopeSet([.tasksRead]))
         // Narrowing the key holds for the grant's next request, cached or not.
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aCodeUsedTwiceIsRefusedAndRevokesTheGrantItMade() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let code = try oauth.grants.issueCode(oauth.consent())
         let first = try oauth.grants.exchange(code: code, client: oauth.client, redirectURI: OAuthFixture.redirect,
                                               verifier: OAuthFixture.verifier)
@@ -55,10 +55,10 @@ import Testing
         #expect(try oauth.grants.list(accountID: oauth.account.id).isEmpty)
     }
 
-    @Test func aCodeIsRefusedForAnotherClientRedirectOrVerifierAndAfterAMinute() throws {
-        let oauth = try OAuthFixture()
-        let other = try oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
-                                               authMethod: .none).client
+    @Test func aCodeIsRefusedForAnotherClientRedirectOrVerifierAndAfterAMinute() async throws {
+        let oauth = try await OAuthFixture()
+        let other = try await oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
+                                                     authMethod: .none).client
         let code = try oauth.grants.issueCode(oauth.consent())
         #expect(throws: OAuthRefusal.codeForAnotherClient) {
             _ = try oauth.grants.exchange(code: code, client: other, redirectURI: OAuthFixture.redirect, verifier: OAuthFixture.verifier)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func anAccessTokenStopsAfterAnHourAndCountsOnlyForItsResource() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let issued = try oauth.tokens()
         #expect(try await oauth.principal(issued.accessToken) != nil)
         #expect(try await oauth.principal(issued.accessToken, audience: "https://other.example/mcp") == nil)
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aRefreshRotatesBothTokensAndTheOldAccessTokenLivesOutItsHour() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let first = try oauth.tokens()
         oauth.test.clock.advance(millis: 1_000)
         let second = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aRefreshTokenUsedTwiceRevokesTheWholeGrant() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let first = try oauth.tokens()
         let second = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: nil)
         #expect(throws: OAuthRefusal.refreshReused(keyID: oauth.key.id, grantID: first.grantID)) {
@@ -126,7 +126,7 @@ import Testing
     }
 
     @Test func aRefreshMayNarrowTheScopesButNeverWidenThem() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let first = try oauth.tokens(scopes: ScopeSet([.tasksRead, .inbox]))
         #expect(throws: OAuthRefusal.scopeEscalation) {
             _ = try oauth.grants.refresh(token: first.refreshToken, client: oauth.client, scopes: ScopeSet([.tasksRead, .notify]))
@@ -139,10 +139,10 @@ import Testing
         #expect(again.scopes == ScopeSet([.tasksRead, .inbox]))
     }
 
-    @Test func aRefreshTokenIsRefusedToAnotherClientAndAfterThirtyDays() throws {
-        let oauth = try OAuthFixture()
-        let other = try oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
-                                               authMethod: .none).client
+    @Test func aRefreshTokenIsRefusedToAnotherClientAndAfterThirtyDays() async throws {
+        let oauth = try await OAuthFixture()
+        let other = try await oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
+                                                     authMethod: .none).client
         let first = try oauth.tokens()
         #expect(throws: OAuthRefusal.refreshForAnotherClient) {
             _ = try oauth.grants.refresh(token: first.refreshToken, client: other, scopes: nil)
@@ -154,7 +154,7 @@ import Testing
     }
 
     @Test func revokingARefreshTokenEndsTheGrantAndAnAccessTokenOnlyItself() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let first = try oauth.tokens()
         let second = try oauth.tokens()
         #expect(try await oauth.principal(first.accessToken) != nil)
@@ -169,9 +169,9 @@ import Testing
     }
 
     @Test func revokingATokenOfAnotherClientOrNoTokenChangesNothing() async throws {
-        let oauth = try OAuthFixture()
-        let other = try oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
-                                               authMethod: .none).client
+        let oauth = try await OAuthFixture()
+        let other = try await oauth.clients.register(name: checked("Other", .clientName), redirectURIs: [OAuthFixture.redirect],
+                                                     authMethod: .none).client
         let issued = try oauth.tokens()
         try oauth.grants.revoke(token: issued.refreshToken, client: other)
         try oauth.grants.revoke(token: issued.accessToken, client: other)
@@ -184,7 +184,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func deletingTheKeyRemovesItsGrantsAndStopsTheirTokens(kind: StoreKind) async throws {
-        let oauth = try OAuthFixture(kind)
+        let oauth = try await OAuthFixture(kind)
         let issued = try oauth.tokens()
         let pending = try oauth.grants.issueCode(oauth.consent())
         #expect(try await oauth.principal(issued.accessToken) != nil)
@@ -200,7 +200,7 @@ import Testing
     }
 
     @Test func deletingTheAccountRemovesEveryGrant() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let issued = try oauth.tokens()
         try oauth.test.accounts.delete(oauth.account.id)
         #expect(try await oauth.principal(issued.accessToken) == nil)
@@ -208,7 +208,7 @@ import Testing
     }
 
     @Test func removingAGrantStopsItsTokensAndAnotherAccountCannot() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let issued = try oauth.tokens()
         let (stranger, _) = try oauth.test.accounts.create()
         #expect(throws: DomainError.notFound("Grant not found.")) {
@@ -219,8 +219,8 @@ import Testing
         #expect(oauth.revoked == [issued.grantID])
     }
 
-    @Test func aCodeNeedsAKeyOfTheAccountAKnownClientAndAScope() throws {
-        let oauth = try OAuthFixture()
+    @Test func aCodeNeedsAKeyOfTheAccountAKnownClientAndAScope() async throws {
+        let oauth = try await OAuthFixture()
         let (stranger, _) = try oauth.test.accounts.create()
         let foreign = Consent(accountID: stranger.id, keyID: oauth.key.id, clientID: oauth.client.id, scopes: .all,
                               redirectURI: OAuthFixture.redirect, codeChallenge: OAuthFixture.challenge, resource: OAuthFixture.resource)
@@ -232,14 +232,14 @@ import Testing
         #expect(try oauth.test.rowCount("oauth_codes") == 0)
     }
 
-    @Test func aKeyHoldsTwentyGrantsAtMost() throws {
-        let oauth = try OAuthFixture()
+    @Test func aKeyHoldsTwentyGrantsAtMost() async throws {
+        let oauth = try await OAuthFixture()
         for _ in 0..<OAuthGrants.maxPerKey { _ = try oauth.tokens() }
         #expect(throws: OAuthGrants.fullError) { _ = try oauth.grants.issueCode(oauth.consent()) }
     }
 
     @Test func aGrantsUseIsNotedOnceAMinute() async throws {
-        let oauth = try OAuthFixture()
+        let oauth = try await OAuthFixture()
         let issued = try oauth.tokens()
         guard case .key(let use)? = try await oauth.principal(issued.accessToken) else { Issue.record("no key principal"); return }
         try oauth.grants.recordUse(use)

@@ -57,28 +57,28 @@ import Testing
         #expect(ScopeSet([.inbox, .tasksRead, .notify]).words == "tasks:read notify inbox")
     }
 
-    @Test func aPublicClientProvesItselfByItsIDAndAConfidentialOneWithItsSecret() throws {
-        let oauth = try OAuthFixture()
-        #expect(try oauth.clients.authenticate(id: oauth.client.id, secret: nil) == oauth.client)
-        #expect(throws: OAuthRefusal.clientAuthMismatch) { _ = try oauth.clients.authenticate(id: oauth.client.id, secret: "x") }
-        #expect(throws: OAuthRefusal.clientUnknown) { _ = try oauth.clients.authenticate(id: "oac_none", secret: nil) }
-        let (confidential, secret) = try oauth.clients.register(name: checked("Server", .clientName),
-                                                                redirectURIs: [OAuthFixture.redirect], authMethod: .clientSecretPost)
+    @Test func aPublicClientProvesItselfByItsIDAndAConfidentialOneWithItsSecret() async throws {
+        let oauth = try await OAuthFixture()
+        #expect(try await oauth.clients.authenticate(id: oauth.client.id, secret: nil) == oauth.client)
+        await #expect(throws: OAuthRefusal.clientAuthMismatch) { _ = try await oauth.clients.authenticate(id: oauth.client.id, secret: "x") }
+        await #expect(throws: OAuthRefusal.clientUnknown) { _ = try await oauth.clients.authenticate(id: "oac_none", secret: nil) }
+        let (confidential, secret) = try await oauth.clients.register(name: checked("Server", .clientName),
+                                                                      redirectURIs: [OAuthFixture.redirect], authMethod: .clientSecretPost)
         let issued = try #require(secret)
         #expect(issued.text.hasPrefix("mcx_"))
-        #expect(try oauth.clients.authenticate(id: confidential.id, secret: issued.text).id == confidential.id)
-        #expect(throws: OAuthRefusal.clientSecretWrong) {
-            _ = try oauth.clients.authenticate(id: confidential.id, secret: issued.text + "x")
+        #expect(try await oauth.clients.authenticate(id: confidential.id, secret: issued.text).id == confidential.id)
+        await #expect(throws: OAuthRefusal.clientSecretWrong) {
+            _ = try await oauth.clients.authenticate(id: confidential.id, secret: issued.text + "x")
         }
-        #expect(throws: OAuthRefusal.clientAuthMismatch) { _ = try oauth.clients.authenticate(id: confidential.id, secret: nil) }
-        #expect(try oauth.clients.get(confidential.id)?.redirectURIs == [OAuthFixture.redirect])
+        await #expect(throws: OAuthRefusal.clientAuthMismatch) { _ = try await oauth.clients.authenticate(id: confidential.id, secret: nil) }
+        #expect(try await oauth.clients.get(confidential.id)?.redirectURIs == [OAuthFixture.redirect])
     }
 
-    @Test func retentionRemovesOAuthRowsOnceTheyCanDoNothing() throws {
-        let oauth = try OAuthFixture()
+    @Test func retentionRemovesOAuthRowsOnceTheyCanDoNothing() async throws {
+        let oauth = try await OAuthFixture()
         let live = try oauth.tokens()
-        let idle = try oauth.clients.register(name: checked("Idle", .clientName), redirectURIs: [OAuthFixture.redirect],
-                                              authMethod: .none).client
+        let idle = try await oauth.clients.register(name: checked("Idle", .clientName), redirectURIs: [OAuthFixture.redirect],
+                                                    authMethod: .none).client
         let retention = Retention(store: oauth.test.store, clock: oauth.test.clock, hub: oauth.test.hub)
         // An hour on: the access token expired (its row goes), the grant lives on its refresh token.
         oauth.test.clock.advance(millis: OAuthGrants.accessLifetimeMillis + OAuthGrants.usedCodeKeptMillis)
@@ -90,11 +90,12 @@ import Testing
         oauth.test.clock.advance(millis: OAuthGrants.refreshLifetimeMillis)
         while try retention.step() {}
         #expect(try oauth.test.rowCount("oauth_refresh_tokens") == 0 && oauth.test.rowCount("oauth_grants") == 0)
-        #expect(try oauth.clients.get(idle.id) == nil && oauth.clients.get(oauth.client.id) == nil)
+        #expect(try await oauth.clients.get(idle.id) == nil)
+        #expect(try await oauth.clients.get(oauth.client.id) == nil)
     }
 
-    @Test func retentionKeepsAClientThatHasAGrant() throws {
-        let oauth = try OAuthFixture()
+    @Test func retentionKeepsAClientThatHasAGrant() async throws {
+        let oauth = try await OAuthFixture()
         let first = try oauth.tokens()
         let retention = Retention(store: oauth.test.store, clock: oauth.test.clock, hub: oauth.test.hub)
         // Used within each 30 days: the refreshes keep the grant, and the grant its client.
@@ -104,7 +105,7 @@ import Testing
             refresh = try oauth.grants.refresh(token: refresh, client: oauth.client, scopes: nil).refreshToken
             while try retention.step() {}
         }
-        #expect(try oauth.clients.get(oauth.client.id) != nil)
+        #expect(try await oauth.clients.get(oauth.client.id) != nil)
         #expect(try oauth.grants.list(accountID: oauth.account.id).count == 1)
     }
 }

@@ -22,7 +22,7 @@ struct AuthorizationRequest {
         case redirect(uri: String, state: String?, error: String, description: String)
     }
 
-    static func read(_ query: Substring?, clients: OAuthClients, configuration: APIConfiguration) throws -> Self {
+    static func read(_ query: Substring?, clients: OAuthClients, configuration: APIConfiguration) async throws -> Self {
         guard let resource = configuration.oauthResource else { throw Failure.page("OAuth is off on this server: its operator has not set PUBLIC_URL.") }
         let (parameters, problems) = QueryString.parse(query ?? "")
         var values: [String: String] = [:]
@@ -34,7 +34,7 @@ struct AuthorizationRequest {
         // counts is not for this server to guess, so the page.
         guard !repeated, problems.isEmpty else { throw Failure.page("A parameter was sent more than once, or is not valid encoding.") }
         guard let clientID = values["client_id"], !clientID.isEmpty else { throw Failure.page("The request names no client (client_id).") }
-        guard let client = try clients.get(clientID) else {
+        guard let client = try await clients.get(clientID) else {
             throw Failure.page("The client is not registered with this server. Start again from the application.")
         }
         guard let redirectURI = values["redirect_uri"], client.redirectURIs.contains(redirectURI) else {

@@ -10,19 +10,19 @@ extension OAuthRoutes {
     /// page of this server, never a redirect; a later problem goes back to the client. A
     /// client known by its metadata document's URL, whose copy is missing or stale, waits for
     /// the document to be fetched (`Outcome.pending`: the loop goes on meanwhile).
-    func authorize(_ call: Call) throws -> Outcome {
+    func authorize(_ call: Call) async throws -> Outcome {
         let request = call.request
         if context.configuration.oauthIssuer != nil, let url = AuthorizationRequest.clientID(in: request.head.query),
-           ClientMetadataDocument.isDocumentURL(url), try !context.services.oauthClients.documentIsFresh(url: url) {
+           ClientMetadataDocument.isDocumentURL(url), try await !context.services.oauthClients.documentIsFresh(url: url) {
             return fetchingDocument(url, for: request)
         }
-        return .respond(checkedAuthorization(request))
+        return .respond(await checkedAuthorization(request))
     }
 
-    private func checkedAuthorization(_ request: HTTPRequest) -> HTTPResponse {
+    private func checkedAuthorization(_ request: HTTPRequest) async -> HTTPResponse {
         do {
-            _ = try AuthorizationRequest.read(request.head.query, clients: context.services.oauthClients,
-                                              configuration: context.configuration)
+            _ = try await AuthorizationRequest.read(request.head.query, clients: context.services.oauthClients,
+                                                    configuration: context.configuration)
             return Self.found("/app/#/authorize?" + (request.head.query ?? ""))
         } catch let failure as AuthorizationRequest.Failure {
             return answer(failure, request: request)
@@ -49,9 +49,9 @@ extension OAuthRoutes {
                     case .refused(let message):
                         return .respond(Self.errorPage(message, request: request, configuration: configuration))
                     case .document(let document, let expiresAt):
-                        _ = try clients.keepDocument(url: url, name: document.name, redirectURIs: document.redirectURIs,
-                                                     expiresAt: expiresAt)
-                        return .respond(self.checkedAuthorization(request))
+                        _ = try await clients.keepDocument(url: url, name: document.name, redirectURIs: document.redirectURIs,
+                                                           expiresAt: expiresAt)
+                        return .respond(await self.checkedAuthorization(request))
                     }
                 }
             }

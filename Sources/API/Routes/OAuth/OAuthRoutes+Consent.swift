@@ -16,7 +16,7 @@ extension OAuthRoutes {
     /// will send the person back, and the scopes it asks.
     func describe(_ call: Call) async throws -> Outcome {
         _ = try await consentSession(call)
-        let request = try checked(call.request.head.query)
+        let request = try await checked(call.request.head.query)
         return Answers.object(capacity: 512) { writer in
             writer.beginObject()
             writer.key("client")
@@ -56,7 +56,7 @@ extension OAuthRoutes {
         }
         try body.check()
         guard let query, let issuer = context.configuration.oauthIssuer else { throw APIError.oauthOff }
-        let request = try checked(Substring(query))
+        let request = try await checked(Substring(query))
         guard decision == .allow, let keyID, let scopes else {
             return redirectAnswer(AuthorizationRequest.redirect(
                 request.redirectURI, [("error", "access_denied"), ("error_description", "The person declined.")],
@@ -90,9 +90,9 @@ extension OAuthRoutes {
 
     /// The request checked again; any failure is `400` here (the console shows it), since
     /// `/oauth/authorize` sent the browser on only once it checked out.
-    private func checked(_ query: Substring?) throws -> AuthorizationRequest {
+    private func checked(_ query: Substring?) async throws -> AuthorizationRequest {
         do {
-            return try AuthorizationRequest.read(query, clients: context.services.oauthClients, configuration: context.configuration)
+            return try await AuthorizationRequest.read(query, clients: context.services.oauthClients, configuration: context.configuration)
         } catch let failure as AuthorizationRequest.Failure {
             switch failure {
             case .page(let message): throw APIError(400, "bad_request", message)

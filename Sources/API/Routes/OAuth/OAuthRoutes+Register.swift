@@ -6,14 +6,14 @@ extension OAuthRoutes {
     /// RFC 7591 3: open registration, as the MCP specification expects of a server that takes
     /// clients it has never seen. Bounded per client address (`Limits.Rate.oauthRegistrations`);
     /// a registration nothing uses is removed after 30 days (`Retention`).
-    func register(_ request: HTTPRequest) throws -> HTTPResponse {
+    func register(_ request: HTTPRequest) async throws -> HTTPResponse {
         let type = request.head.header("content-type")?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased()
         guard type == "application/json" else {
             throw OAuthError(400, "invalid_client_metadata", "The body must be application/json.")
         }
         try registrations.admit(context.client(of: request).text, now: context.nowMicros)
         let registration = try ClientRegistration(request.body)
-        let (client, secret) = try context.services.oauthClients.register(
+        let (client, secret) = try await context.services.oauthClients.register(
             name: registration.name, redirectURIs: registration.redirectURIs, authMethod: registration.authMethod)
         return Self.registered(client, secret: secret)
     }

@@ -24,14 +24,14 @@ final class OAuthRoutes: RouteGroup {
             Route(OAuthMetadata.protectedResourcePath, [metadata(protectedResource)]),
             Route(OAuthMetadata.protectedResourcePath + "/mcp", [metadata(protectedResource)]),
             Route(OAuthMetadata.authorizationServerPath, [metadata(authorizationServer)]),
-            Route("/oauth/authorize", [Endpoint(.get, .anyone { [self] call in try authorize(call) })]),
+            Route("/oauth/authorize", [Endpoint(.get, .anyone { [self] call in try await authorize(call) })]),
             Route("/web/oauth/authorization", [
                 Endpoint(.get, .anyone { [self] call in try await describe(call) }),
                 Endpoint(.post, body: true, .anyone { [self] call in try await decide(&call) }),
             ]),
-            Route("/oauth/register", [endpoint { [self] call in try register(call.request) }]),
-            Route("/oauth/token", [formEndpoint { [self] form in try token(form) }]),
-            Route("/oauth/revoke", [formEndpoint { [self] form in try revoke(form) }]),
+            Route("/oauth/register", [endpoint { [self] call in try await register(call.request) }]),
+            Route("/oauth/token", [formEndpoint { [self] form in try await token(form) }]),
+            Route("/oauth/revoke", [formEndpoint { [self] form in try await revoke(form) }]),
         ]
     }
 
@@ -55,7 +55,7 @@ final class OAuthRoutes: RouteGroup {
     /// RFC 6749 4.1.3 and 6.
     /// The grant type is read before the client: an unsupported one is refused as such,
     /// whoever asks.
-    private func token(_ form: OAuthForm) throws -> HTTPResponse {
+    private func token(_ form: OAuthForm) async throws -> HTTPResponse {
         switch form["grant_type"] {
         case "authorization_code", "refresh_token": break
         case nil: throw OAuthError.invalidRequest("grant_type is required.")
@@ -65,7 +65,7 @@ final class OAuthRoutes: RouteGroup {
         if let resource = form["resource"], resource != context.configuration.oauthResource {
             throw OAuthError(400, "invalid_target", "resource must be \(context.configuration.oauthResource ?? "").")
         }
-        let client = try authenticate(form)
+        let client = try await authenticate(form)
         let grants = context.services.oauthGrants
         switch form["grant_type"] {
         case "authorization_code":
@@ -86,8 +86,8 @@ final class OAuthRoutes: RouteGroup {
     }
 
     /// RFC 7009 2.1: `200` with an empty body whether or not the token was one (2.2).
-    private func revoke(_ form: OAuthForm) throws -> HTTPResponse {
-        let client = try authenticate(form)
+    private func revoke(_ form: OAuthForm) async throws -> HTTPResponse {
+        let client = try await authenticate(form)
         let token = try form.required("token")
         if let hint = form["token_type_hint"], hint != "access_token", hint != "refresh_token" {
             throw OAuthError(400, "unsupported_token_type", "token_type_hint must be access_token or refresh_token.")
@@ -97,19 +97,19 @@ final class OAuthRoutes: RouteGroup {
     }
 
     /// The client of the request, proven (RFC 6749 2.3).
-    private func authenticate(_ form: OAuthForm) throws -> OAuthClient {
+    private func authenticate(_ form: OAuthForm) async throws -> OAuthClient {
         guard let id = form.clientID, !id.isEmpty else {
             throw OAuthError.invalidClient("client_id is required.", basic: form.usedBasic)
         }
-        return try context.services.oauthClients.authenticate(id: id, secret: form.clientSecret)
+        return try await context.services.oauthClients.authenticate(id: id, secret: form.clientSecret)
     }
 
     /// A POST endpoint of the authorization server that reads a form (RFC 6749 3.2).
-    private func formEndpoint(_ answer: @escaping (OAuthForm) throws -> HTTPResponse) -> Endpoint {
+    private func formEndpoint(_ answer: @escaping (OAuthForm) async throws -> HTTPResponse) -> Endpoint {
         endpoint { call in
             let form = try OAuthForm(call.request)
             do {
-                return try answer(form)
+                return try await answer(form)
             } catch {
                 // A client that authenticated with `Basic` is refused `401` (RFC 6749 5.2).
                 throw OAuthError.from(error, basic: form.usedBasic) ?? error
@@ -119,11 +119,11 @@ final class OAuthRoutes: RouteGroup {
 
     /// A POST endpoint of the authorization server: OAuth off without `PUBLIC_URL`; every
     /// refusal in RFC 6749's shape (`OAuthError`), the server's own failures too.
-    private func endpoint(_ answer: @escaping (Call) throws -> HTTPResponse) -> Endpoint {
+    private func endpoint(_ answer: @escaping (Call) async throws -> HTTPResponse) -> Endpoint {
         var endpoint = Endpoint(.post, .anyone { [context] call in
             guard context.configuration.oauthIssuer != nil else { throw APIError.oauthOff }
             do {
-                return .respond(try answer(call))
+                return .respond(try await answer(call))
             } catch {
                 guard let refusal = OAuthError.from(error, basic: false) else { throw error }
                 return .respond(refusal.response)

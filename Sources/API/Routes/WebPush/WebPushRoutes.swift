@@ -110,7 +110,7 @@ final class WebPushRoutes: RouteGroup {
                 lookups.release(accountID)
                 resume {
                     try Self.accept(verdict)
-                    return try store()
+                    return try await store()
                 }
             }
         }, expired: Limits.pushLookupFailedRefusal))
