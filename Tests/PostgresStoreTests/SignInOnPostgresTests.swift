@@ -67,7 +67,7 @@ import TestSupport
         clock.wallMillis = 5000
         #expect(try db.run { try await authenticator.authenticate(Substring(Self.accessToken), audience: Self.resource) } == nil)
 
-        try db.run { try await db.store.writing { try await $0.run("UPDATE accounts SET deleted_at = 9 WHERE id = 'acc_9'") } }
+        _ = try db.run { try await db.store.writing { try await $0.run("UPDATE accounts SET deleted_at = 9 WHERE id = 'acc_9'") } }
         let fresh = Authenticator(store: db.store, credentials: CredentialCache(), clock: clock)
         #expect(try db.run { try await fresh.authenticate(Substring(Self.accountToken)) } == nil)
         #expect(try db.run { try await fresh.authenticate(Substring(Self.apiKey)) } == nil)

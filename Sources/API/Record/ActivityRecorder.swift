@@ -51,19 +51,36 @@ final class ActivityRecorder {
         }
     }
 
-    /// Writes the queued entries. A store that cannot take them now loses them, never an
-    /// answer, which is already out; the warning names no value.
+    /// Writes the queued entries, as a task on the loop (with SQLite it has ended when this
+    /// returns). A store that cannot take them now loses them, never an answer, which is
+    /// already out; the warning names no value.
     func flush() {
+        let batch = takeQueued()
+        guard !batch.isEmpty else { return }
+        loop.startTask { [self] in await write(batch) }
+    }
+
+    /// The same, awaited: a read of the log comes after it.
+    func flushed() async {
+        let batch = takeQueued()
+        guard !batch.isEmpty else { return }
+        await write(batch)
+    }
+
+    private func takeQueued() -> [ActivityLog.Pending] {
         flushQueued = false
         if let timer {
             loop.cancel(timer)
             self.timer = nil
         }
-        guard !pending.isEmpty else { return }
         let batch = pending
         pending.removeAll(keepingCapacity: true)
+        return batch
+    }
+
+    private func write(_ batch: [ActivityLog.Pending]) async {
         do {
-            try log.appendAll(batch)
+            try await log.appendAll(batch)
         } catch StoreError.unavailable {
             // The store logs its own failure, once in 10 seconds; one line per request
             // would flood the log while it lasts.

@@ -69,14 +69,14 @@ public struct ActivityEntry: Sendable, Equatable {
 }
 
 extension ActivityEntry {
-    /// Decodes a row of `ActivityLog.SQL.columns`, by name.
-    init(row: Row) throws(SQLiteError) {
+    /// Decodes a row of `ActivityLog.SQL.columns`, by name, from either store.
+    init(row: some StoreRow) throws {
         id = try row.text("id")
         keyID = try row.text("key_id")
         at = try row.int64("at")
         let surfaceText = try row.text("surface")
         guard let surface = Surface(rawValue: surfaceText) else {
-            throw SQLiteError(code: 20, message: "the result has a surface outside the contract", sql: row.statement.sql)
+            throw StoreError.failure("the activity log has a surface outside the contract: \(surfaceText)")
         }
         self.surface = surface
         action = try row.text("action")

@@ -20,7 +20,7 @@ extension Key.Client {
     }
 
     /// The client in the columns `name` and `version` of `row`; nil when no name is stored.
-    static func read(_ row: Row, name: String, version: String) throws(SQLiteError) -> Key.Client? {
+    static func read(_ row: some StoreRow, name: String, version: String) throws -> Key.Client? {
         guard let clientName = try row.optionalText(name) else { return nil }
         return Key.Client(name: clientName, version: try row.optionalText(version) ?? "")
     }

@@ -73,8 +73,8 @@ public struct Key: Sendable, Equatable {
 }
 
 extension Key {
-    /// Decodes a row of `Keys.SQL.columns`, by name.
-    init(row: Row, accountID: String) throws(SQLiteError) {
+    /// Decodes a row of `Keys.SQL.columns`, by name, from either store.
+    init(row: some StoreRow, accountID: String) throws {
         id = try row.text("id")
         self.accountID = accountID
         label = try row.text("label")

@@ -128,13 +128,22 @@ public final class Keys {
         return try Key(row: row, accountID: accountID)
     }
 
+    /// The same through a store session (the services written against one: `ActivityLog`).
+    static func fetch(_ db: any StoreSession, accountID: String, keyID: String) async throws -> Key {
+        guard let key = try await db.firstRow(SQL.get, [.text(keyID), .text(accountID)], { try Key(row: $0, accountID: accountID) }) else {
+            throw DomainError.notFound("Key not found.")
+        }
+        return key
+    }
+
     enum SQL {
         static let columns = """
             id, label, prefix, last4, created_at, last_used_at, last_host, last_client_name, last_client_version, scopes, \
             todo_count, in_progress_count, done_count, cancelled_count
             """
         static let list = "SELECT \(columns) FROM keys WHERE account_id = ? AND deleted_at IS NULL ORDER BY rowid DESC"
-        static let get = "SELECT \(columns) FROM keys WHERE id = ? AND account_id = ? AND deleted_at IS NULL"
+        /// Written for both stores (`$N`): `fetch` reads it through a session too.
+        static let get = "SELECT \(columns) FROM keys WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL"
         static let countLive = "SELECT count(*) AS live FROM keys WHERE account_id = ? AND deleted_at IS NULL"
         static let insert = """
             INSERT INTO keys (id, account_id, label, secret_hash, prefix, last4, created_at, scopes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -5,7 +5,9 @@ import SQLite
 /// write runs its body in a transaction (or a savepoint of the one open), committed when the
 /// body returns and undone when it throws.
 public protocol SessionStore: AnyObject {
+    @discardableResult
     func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
+    @discardableResult
     func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
 }
 

@@ -16,22 +16,22 @@ final class ActivityRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/keys/{key_id}/activity", [
-                Endpoint(.get, .account { [self] call, account in try list(&call, account) }),
+                Endpoint(.get, .account { [self] call, account in try await list(&call, account) }),
             ]),
         ]
     }
 
     /// `GET /v1/keys/{key_id}/activity?limit=&cursor=`: `{"items": [Entry], "next_cursor": ...}`,
     /// newest first. The query is checked before the key is looked up, as elsewhere.
-    func list(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func list(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         var query = call.queryReader()
         let limit = query.read("limit", .int(Limits.activityPage.sizes)) ?? Limits.activityPage.defaultSize
         let cursor = query.read("cursor", .activityCursor)
         try query.check()
         // The entries still waiting for their batch are this server's newest: the page has them.
-        context.activity.flush()
-        let (entries, next) = try activity.page(accountID: account.accountID, keyID: try call.path("key_id"),
-                                                limit: limit, after: cursor)
+        await context.activity.flushed()
+        let keyID = try call.path("key_id")
+        let (entries, next) = try await activity.page(accountID: account.accountID, keyID: keyID, limit: limit, after: cursor)
         return Answers.object(capacity: 64 + entries.count * 320) { writer in
             writer.beginObject()
             writer.key("items")
