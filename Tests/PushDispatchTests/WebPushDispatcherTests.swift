@@ -151,10 +151,10 @@ final class WebPushHarness {
         #expect(payload["url"] == .string("/app/#/task/" + task.id))
     }
 
-    @Test func notifyUserCountsEachBrowserWithTheDevices() throws {
+    @Test func notifyUserCountsEachBrowserWithTheDevices() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.push.device(agent.accountID)
+        try await web.push.device(agent.accountID)
         try web.subscribe(agent.accountID)
         try web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
         let count = try web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
