@@ -1,6 +1,7 @@
 import API
 import APNs
 import Clock
+import Crypto
 import EventLoop
 import PushDispatch
 import Logging
@@ -74,7 +75,7 @@ struct WebPushWiring {
         let subscriptions = services.webPush
         let dispatcher = WebPushDispatcher(
             loop: loop, clock: clock, outbox: WebPushOutbox(store: services.store, clock: clock), sender: sender,
-            key: { try subscriptions.vapidKey() }, subject: config.webPushContact,
+            key: { [unowned loop] in try vapidKey(subscriptions, loop: loop) }, subject: config.webPushContact,
             counts: services.pushCounts.service("webpush", kinds: PushCounts.webPushKinds,
                                                 outcomes: WebPushDispatcher.outcomes))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
@@ -87,4 +88,18 @@ struct WebPushWiring {
 
     func start() { dispatcher.kick() }
     func stop() { dispatcher.stop() }
+
+    /// The VAPID key for the dispatcher, which signs on the loop's synchronous path: the key
+    /// read at the start (`Daemon.makeVAPIDKey`) or since, else read now on a task, which with
+    /// SQLite has ended when `startTask` returns. A key not read yet fails this drain, and the
+    /// dispatcher tries again.
+    private static func vapidKey(_ subscriptions: WebPushSubscriptions, loop: EventLoop) throws -> P256.PrivateKey {
+        if let key = subscriptions.keptVAPIDKey { return key }
+        var failure: (any Error)?
+        loop.startTask {
+            do { _ = try await subscriptions.vapidKey() } catch { failure = error }
+        }
+        if let key = subscriptions.keptVAPIDKey { return key }
+        throw failure ?? StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
+    }
 }

@@ -197,12 +197,15 @@ final class Daemon {
         }
     }
 
-    /// Reads (or makes and stores) the VAPID key; a store that cannot is said in the log.
+    /// Reads (or makes and stores) the VAPID key, on a task (with SQLite it has ended when
+    /// `startTask` returns); a store that cannot is said in the log.
     private func makeVAPIDKey() {
-        do {
-            _ = try webPush.vapidKey()
-        } catch {
-            Log.warn("the Web Push key could not be read or stored yet", ["error": String(describing: error)])
+        loop.startTask { [webPush] in
+            do {
+                _ = try await webPush.vapidKey()
+            } catch {
+                Log.warn("the Web Push key could not be read or stored yet", ["error": String(describing: error)])
+            }
         }
     }
 

@@ -12,10 +12,10 @@ import Testing
     /// Seconds of the harness's wall clock (1760112300.9 at the start).
     private func seconds(_ push: PushHarness) -> Int64 { push.clock.wallMillis / 1000 }
 
-    @Test func anAgentStartingATaskStartsAnActivityOnDevicesWithAPushToStartToken() throws {
+    @Test func anAgentStartingATaskStartsAnActivityOnDevicesWithAPushToStartToken() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
+        try await push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
         let task = try push.task(agent, status: .inProgress)
         push.settle()
         let request = try #require(push.sender.requests.first)
@@ -36,10 +36,10 @@ import Testing
 
     /// The title's byte bound (800) keeps a start within APNs' 4 KB although it carries the
     /// title twice: it goes whole (`PayloadFitTests` shortens what would not fit).
-    @Test func aStartWithATitleAtItsByteBoundGoesWholeWithinAPNsLimit() throws {
+    @Test func aStartWithATitleAtItsByteBoundGoesWholeWithinAPNsLimit() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
+        try await push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
         // 32 family emoji of 25 bytes each: 800 bytes, the rule's most.
         let family = "👨‍👩‍👧‍👦"
         let widest = String(repeating: family, count: 32)
@@ -55,7 +55,7 @@ import Testing
     @Test func noStartForADeviceThatHasTheActivityOrWhenTheAccountTurnedThemOff() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
+        try await push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
         let task = try push.task(agent)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
@@ -64,7 +64,7 @@ import Testing
         #expect(push.sender.requests.map(\.event) == ["update"])
 
         let other = try push.agent()
-        try push.device(other.accountID, apns: nil, start: String(repeating: "f6", count: 32))
+        try await push.device(other.accountID, apns: nil, start: String(repeating: "f6", count: 32))
         _ = try push.accounts.update(other.accountID, liveActivities: false)
         push.sender.clear()
         _ = try push.task(other, status: .inProgress)
@@ -75,7 +75,7 @@ import Testing
     @Test func updatesOfOneTaskGoAtMostOnceInFiveSecondsAndTheLastStateIsNeverLost() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil)
+        try await push.device(agent.accountID, apns: nil)
         var task = try push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
@@ -111,7 +111,7 @@ import Testing
     @Test func aQuestionOfTheTaskUpdatesTheActivityWithTheOldestPendingQuestion() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil)
+        try await push.device(agent.accountID, apns: nil)
         let task = try push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
@@ -127,7 +127,7 @@ import Testing
     @Test func aDoneTaskEndsItsActivitiesWithADismissalDateAndTheRegistrationGoes() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil)
+        try await push.device(agent.accountID, apns: nil)
         let task = try push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
@@ -150,7 +150,7 @@ import Testing
     @Test func deletingTheTaskOrItsKeyEndsTheActivity() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil)
+        try await push.device(agent.accountID, apns: nil)
         let first = try push.task(agent, status: .inProgress)
         let second = try push.task(agent, "Second", status: .inProgress)
         for task in [first, second] {
@@ -165,10 +165,10 @@ import Testing
         #expect(ends.map(\.1) == ["Add dark mode support", "Second"])
     }
 
-    @Test func widgetReloadsGoAtMostOnceInFifteenSecondsWithOneTrailingPush() throws {
+    @Test func widgetReloadsGoAtMostOnceInFifteenSecondsWithOneTrailingPush() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil, widget: PushHarness.widgetToken)
+        try await push.device(agent.accountID, apns: nil, widget: PushHarness.widgetToken)
         let task = try push.task(agent)
         push.settle()
         let request = try #require(push.sender.requests.first)
@@ -200,7 +200,7 @@ private extension APNsRequest {
     @Test func aTaskThatRetentionDeletesReloadsTheWidgetsButSendsNoNotification() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, widget: PushHarness.widgetToken)
+        try await push.device(agent.accountID, widget: PushHarness.widgetToken)
         let task = try push.task(agent, status: .inProgress, notify: false)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)

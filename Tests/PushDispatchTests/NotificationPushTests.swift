@@ -9,10 +9,10 @@ import Testing
 @Suite struct NotificationPushTests {
     private func text(_ request: APNsRequest) -> String { String(decoding: request.payload, as: UTF8.self) }
 
-    @Test func anAgentsNewTaskIsAVisibleNotificationWithTheContractsPayloadAndHeaders() throws {
+    @Test func anAgentsNewTaskIsAVisibleNotificationWithTheContractsPayloadAndHeaders() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         let task = try push.task(agent)
         push.settle()
         #expect(push.sender.requests.count == 1)
@@ -32,10 +32,10 @@ import Testing
         #expect(try push.outbox.jobCount() == 0)
     }
 
-    @Test func theSubtitleSaysWhatTheStatusBecameAndAnUrgentTaskIsTimeSensitive() throws {
+    @Test func theSubtitleSaysWhatTheStatusBecameAndAnUrgentTaskIsTimeSensitive() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         let task = try push.task(agent, priority: .urgent)
         var current = try push.update(agent, task, TaskPatch(status: .inProgress))
         current = try push.update(agent, current, TaskPatch(title: PushHarness.checked("Renamed", .taskTitle)))
@@ -49,10 +49,10 @@ import Testing
         #expect(push.sender.payloads.last?["event"]?.stringValue == "task.deleted")
     }
 
-    @Test func aProgressTickANotifyFalseTaskAndTheAppsChangesAreSilent() throws {
+    @Test func aProgressTickANotifyFalseTaskAndTheAppsChangesAreSilent() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         let task = try push.task(agent)
         push.settle()
         push.sender.clear()
@@ -72,10 +72,10 @@ import Testing
         #expect(text(push.sender.requests[1]).contains(#""event":"task.created","task_id":"\#(quiet.id)""#))
     }
 
-    @Test func aNewQuestionIsTimeSensitiveWithItsOptionsAndExpiryAndItsStatusChangeIsSilentWithTheSameCollapseID() throws {
+    @Test func aNewQuestionIsTimeSensitiveWithItsOptionsAndExpiryAndItsStatusChangeIsSilentWithTheSameCollapseID() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         let question = try push.ask(agent)
         push.settle()
         let request = try #require(push.sender.requests.first)
@@ -101,11 +101,11 @@ import Testing
             """)
     }
 
-    @Test func aMessageGoesToEachDeviceWithAnAPNsTokenAndCountsThem() throws {
+    @Test func aMessageGoesToEachDeviceWithAnAPNsTokenAndCountsThem() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
-        try push.device(agent.accountID, id: PushHarness.watch, platform: .watchos, apns: String(repeating: "e5", count: 32))
+        try await push.device(agent.accountID)
+        try await push.device(agent.accountID, id: PushHarness.watch, platform: .watchos, apns: String(repeating: "e5", count: 32))
         let task = try push.task(agent, priority: .urgent)
         push.settle()
         push.sender.clear()
@@ -122,10 +122,10 @@ import Testing
             """)
     }
 
-    @Test func aMessageFewInCharactersButLargeInBytesIsShortenedToFitAPNsLimit() throws {
+    @Test func aMessageFewInCharactersButLargeInBytesIsShortenedToFitAPNsLimit() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         // Family emoji of 25 bytes each, as many as the rules' byte bounds take (400 and 4,000).
         let family = "👨‍👩‍👧‍👦"
         let title = String(repeating: family, count: 16)
@@ -145,10 +145,10 @@ import Testing
         #expect(sentBody.count > 1)
     }
 
-    @Test func aWatchGetsNothingWithoutAWatchBundleIDButStillCounts() throws {
+    @Test func aWatchGetsNothingWithoutAWatchBundleIDButStillCounts() async throws {
         let push = try PushHarness(settings: PushSettings(bundleID: "com.example.deck"))
         let agent = try push.agent()
-        try push.device(agent.accountID, id: PushHarness.watch, platform: .watchos)
+        try await push.device(agent.accountID, id: PushHarness.watch, platform: .watchos)
         let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         push.settle()
@@ -156,20 +156,20 @@ import Testing
         #expect(push.sender.requests.isEmpty)
     }
 
-    @Test func noDeviceWithATokenMeansNoMessage() throws {
+    @Test func noDeviceWithATokenMeansNoMessage() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil)
+        try await push.device(agent.accountID, apns: nil)
         let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         #expect(count == 0)
         #expect(try push.outbox.jobCount() == 0)
     }
 
-    @Test func aRequestWhoseTransactionRollsBackLeavesNoPushAndOneThatCommitsSendsAfterIt() throws {
+    @Test func aRequestWhoseTransactionRollsBackLeavesNoPushAndOneThatCommitsSendsAfterIt() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         // As the API runs a writing request: the turn's unit of work around the service's savepoint.
         let undone = try #require(try push.store.tryBeginWork())
         _ = try push.task(agent)
@@ -188,10 +188,10 @@ import Testing
         #expect(push.sender.requests.count == 1)
     }
 
-    @Test func aChangeThatRollsBackLeavesNoPush() throws {
+    @Test func aChangeThatRollsBackLeavesNoPush() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         struct Boom: Error {}
         #expect(throws: Boom.self) {
             try push.store.write { db in

@@ -10,17 +10,17 @@ import Testing
 
 /// What the dispatcher does with APNs's answers, and that nothing pending is lost.
 @Suite struct PushDispatcherTests {
-    @Test func a410OrBadDeviceTokenRemovesThatTokenOfTheDevice() throws {
+    @Test func a410OrBadDeviceTokenRemovesThatTokenOfTheDevice() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, start: PushHarness.startToken, widget: PushHarness.widgetToken)
+        try await push.device(agent.accountID, start: PushHarness.startToken, widget: PushHarness.widgetToken)
         push.sender.answer = { request in
             request.pushType == "alert" ? .refused(status: 410, reason: "Unregistered") : .refused(status: 400, reason: "BadDeviceToken")
         }
         _ = try push.task(agent, status: .inProgress)
         push.settle()
         #expect(Set(push.sender.requests.map(\.pushType)) == ["alert", "liveactivity", "widgets"])
-        let device = try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone)
+        let device = try await push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone)
         #expect(device.apnsToken == nil)
         #expect(device.pushToStartToken == nil)
         #expect(device.widgetPushToken == nil)
@@ -33,10 +33,10 @@ import Testing
         ])
     }
 
-    @Test func eachSendThatEndsIsCountedByKindAndOutcomeARetriedJobOncePerSend() throws {
+    @Test func eachSendThatEndsIsCountedByKindAndOutcomeARetriedJobOncePerSend() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         push.sender.answer = { _ in .refused(status: 429, reason: "TooManyRequests") }
         _ = try push.task(agent)
         push.settle()
@@ -55,7 +55,7 @@ import Testing
     @Test func aRefusedActivityTokenRemovesTheRegistration() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID, apns: nil)
+        try await push.device(agent.accountID, apns: nil)
         let task = try push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
@@ -66,37 +66,37 @@ import Testing
         #expect(try push.rowCount("live_activities") == 0)
     }
 
-    @Test func aTokenReplacedMeanwhileStays() throws {
+    @Test func aTokenReplacedMeanwhileStays() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         push.sender.holding = true
         _ = try push.task(agent)
         push.settle()
         let newer = String(repeating: "0f", count: 32)
-        try push.device(agent.accountID, apns: newer)
+        try await push.device(agent.accountID, apns: newer)
         push.sender.release(.refused(status: 410, reason: "Unregistered"))
         push.settle()
-        #expect(try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken == newer)
+        #expect(try await push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken == newer)
     }
 
-    @Test func anAPNsTokenTakenOverByANewRegistrationLosesTheOlderOnesWaitingPushes() throws {
+    @Test func anAPNsTokenTakenOverByANewRegistrationLosesTheOlderOnesWaitingPushes() async throws {
         let push = try PushHarness()
         let old = try push.agent()
-        try push.device(old.accountID)
+        try await push.device(old.accountID)
         push.sender.answer = { _ in .unreachable("no route") }
         _ = try push.task(old)
         push.settle()
         #expect(try push.outbox.jobCount() == 1)
         let new = try push.agent()
-        try push.device(new.accountID)
+        try await push.device(new.accountID)
         #expect(try push.outbox.jobCount() == 0)
     }
 
-    @Test func aFailureWorthRetryingGoesAgainWithBackoffAndOtherRefusalsAreDropped() throws {
+    @Test func aFailureWorthRetryingGoesAgainWithBackoffAndOtherRefusalsAreDropped() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         var answers: [APNsResult] = [.refused(status: 503, reason: "ServiceUnavailable"), .unreachable("connection refused"),
                                      .delivered]
         push.sender.answer = { _ in answers.removeFirst() }
@@ -116,13 +116,13 @@ import Testing
         push.settle()
         #expect(push.sender.requests.count == 4)
         #expect(try push.outbox.jobCount() == 0)
-        #expect(try push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken != nil)
+        #expect(try await push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken != nil)
     }
 
-    @Test func aJobThatKeepsFailingIsDroppedAfterItsAttempts() throws {
+    @Test func aJobThatKeepsFailingIsDroppedAfterItsAttempts() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         push.sender.answer = { _ in .unreachable("no route") }
         _ = try push.task(agent)
         for _ in 0..<20 { push.advance(seconds: 300) }
@@ -130,10 +130,10 @@ import Testing
         #expect(try push.outbox.jobCount() == 0)
     }
 
-    @Test func atMostMaxInFlightPushesWaitForAnAnswer() throws {
+    @Test func atMostMaxInFlightPushesWaitForAnAnswer() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         push.sender.holding = true
         for index in 0..<(PushDispatcher.maxInFlight + 8) { _ = try push.task(agent, "Task \(index)") }
         push.settle()
@@ -147,14 +147,14 @@ import Testing
         #expect(try push.outbox.jobCount() == 0)
     }
 
-    @Test func aRestartDeliversWhatWasPending() throws {
+    @Test func aRestartDeliversWhatWasPending() async throws {
         let directory = TemporaryDirectory()
         let agentAccount: String
         do {
             let first = try PushHarness(directory: directory)
             let agent = try first.agent()
             agentAccount = agent.accountID
-            try first.device(agent.accountID, widget: PushHarness.widgetToken)
+            try await first.device(agent.accountID, widget: PushHarness.widgetToken)
             first.sender.holding = true
             let task = try first.task(agent)
             first.settle()
@@ -172,7 +172,7 @@ import Testing
         #expect(try second.outbox.jobCount() == 0)
         second.advance(seconds: 15)
         #expect(second.sender.requests.map(\.pushType) == ["alert", "widgets", "background", "widgets"])
-        #expect(try second.devices.get(accountID: agentAccount, deviceID: PushHarness.phone).widgetPushToken != nil)
+        #expect(try await second.devices.get(accountID: agentAccount, deviceID: PushHarness.phone).widgetPushToken != nil)
     }
 
     @Test func theLogNamesTheFailureButNeverTheToken() throws {
@@ -187,10 +187,10 @@ import Testing
 }
 
 @Suite struct PushDispatcherStopTests {
-    @Test func answersAfterTheStopLeaveTheJobsForTheNextStart() throws {
+    @Test func answersAfterTheStopLeaveTheJobsForTheNextStart() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         push.sender.holding = true
         _ = try push.task(agent)
         push.settle()
@@ -209,10 +209,10 @@ import Testing
 /// nothing; before, it ran first, inside the open transaction, and pushed a task that was
 /// then rolled back.
 @Suite struct PushDrainTurnTests {
-    @Test func aDrainQueuedBeforeAWriteTurnSendsNothingForAChangeWhoseCommitFails() throws {
+    @Test func aDrainQueuedBeforeAWriteTurnSendsNothingForAChangeWhoseCommitFails() async throws {
         let push = try PushHarness()
         let agent = try push.agent()
-        try push.device(agent.accountID)
+        try await push.device(agent.accountID)
         push.settle()
         // An earlier event of this turn kicked the dispatcher (an APNs answer, a timer's job).
         push.dispatcher.kick()

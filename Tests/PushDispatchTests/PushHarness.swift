@@ -124,8 +124,8 @@ final class PushHarness {
 
     @discardableResult
     func device(_ accountID: String, id: String = PushHarness.phone, platform: Device.Platform = .ios,
-                apns: String? = PushHarness.apnsToken, start: String? = nil, widget: String? = nil) throws -> Device {
-        try devices.register(accountID: accountID, deviceID: id, DeviceRegistration(
+                apns: String? = PushHarness.apnsToken, start: String? = nil, widget: String? = nil) async throws -> Device {
+        try await devices.register(accountID: accountID, deviceID: id, DeviceRegistration(
             platform: platform, model: Self.checked("iPhone18,1", .deviceDescription),
             osVersion: Self.checked("27.0", .deviceDescription), appVersion: Self.checked("1.0", .deviceDescription),
             environment: .production, apnsToken: apns.flatMap(PushToken.init), pushToStartToken: start.flatMap(PushToken.init),

@@ -72,17 +72,33 @@ final class WebPushHarness {
         let subscriptions = WebPushSubscriptions(store: push.store, clock: push.clock)
         self.subscriptions = subscriptions
         dispatcher = WebPushDispatcher(loop: push.loop, clock: push.clock, outbox: outbox, sender: sender,
-                                       key: { try subscriptions.vapidKey() }, subject: "mailto:ops@example.org",
+                                       key: { try Self.keptKey(subscriptions) }, subject: "mailto:ops@example.org",
                                        counts: counts.service("webpush", kinds: PushCounts.webPushKinds,
                                                               outcomes: WebPushDispatcher.outcomes))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
+        // Read (or made) at the start, as the daemon does, on a task on the loop: with SQLite
+        // it has ended when `startTask` returns.
+        var read: Result<P256.PrivateKey, any Error>?
+        push.loop.startTask {
+            do { read = .success(try await subscriptions.vapidKey()) } catch { read = .failure(error) }
+        }
+        _ = try #require(read).get()
     }
 
+    /// The key the dispatcher signs with: the one read at the start. The dispatcher signs on
+    /// the loop's synchronous path and cannot await it.
+    static func keptKey(_ subscriptions: WebPushSubscriptions) throws -> P256.PrivateKey {
+        guard let key = subscriptions.keptVAPIDKey else { throw NoKeyYet() }
+        return key
+    }
+
+    struct NoKeyYet: Error {}
+
     @discardableResult
-    func subscribe(_ accountID: String, id: String = "wps_laptop", endpoint: String = "https://push.example.org/send/abc") throws -> Browser {
+    func subscribe(_ accountID: String, id: String = "wps_laptop", endpoint: String = "https://push.example.org/send/abc") async throws -> Browser {
         let browser = Browser()
         browsers[id] = browser
-        _ = try subscriptions.put(accountID: accountID, id: id, .init(
+        _ = try await subscriptions.put(accountID: accountID, id: id, .init(
             endpoint: endpoint, p256dh: browser.key.publicKey, auth: browser.auth, label: "Firefox", expirationTime: nil))
         return browser
     }
@@ -93,10 +109,10 @@ final class WebPushHarness {
 }
 
 @Suite struct WebPushDispatcherTests {
-    @Test func aQuestionGoesEncryptedWithHighUrgencyItsIDAsTopicAndTTLUntilItExpires() throws {
+    @Test func aQuestionGoesEncryptedWithHighUrgencyItsIDAsTopicAndTTLUntilItExpires() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         let question = try web.push.ask(agent)
         web.push.settle()
         let request = try #require(web.sender.requests.first)
@@ -119,10 +135,10 @@ final class WebPushHarness {
         #expect(web.counts.samples == [PushCounts.Sample(service: "webpush", kind: "question", outcome: "sent", count: 1)])
     }
 
-    @Test func anAnsweredQuestionSendsALowUrgencyUpdateUnderTheSameTopic() throws {
+    @Test func anAnsweredQuestionSendsALowUrgencyUpdateUnderTheSameTopic() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         let question = try web.push.ask(agent)
         _ = try web.push.questions.answer(accountID: agent.accountID, id: question.id, "Yes")
         web.push.settle()
@@ -134,10 +150,10 @@ final class WebPushHarness {
         #expect(update["tag"] == .string(question.id))
     }
 
-    @Test func aVisibleTaskNotificationGoesAndASilentOneSendsNothing() throws {
+    @Test func aVisibleTaskNotificationGoesAndASilentOneSendsNothing() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         let task = try web.push.task(agent, priority: .urgent)
         web.push.settle()
         _ = try web.push.update(agent, task, TaskPatch(progress: .some(40)))
@@ -151,12 +167,12 @@ final class WebPushHarness {
         #expect(payload["url"] == .string("/app/#/task/" + task.id))
     }
 
-    @Test func notifyUserCountsEachBrowserWithTheDevices() throws {
+    @Test func notifyUserCountsEachBrowserWithTheDevices() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.push.device(agent.accountID)
-        try web.subscribe(agent.accountID)
-        try web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
+        try await web.push.device(agent.accountID)
+        try await web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
         let count = try web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Approve the deploy", body: "The build is ready.", taskID: nil)
         web.push.settle()
@@ -165,37 +181,37 @@ final class WebPushHarness {
         #expect(web.payloads("wps_phone").first?["title"] == "Claude Code: Approve the deploy")
     }
 
-    @Test func a410RemovesTheSubscriptionAndItsOtherMessages() throws {
+    @Test func a410RemovesTheSubscriptionAndItsOtherMessages() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         web.sender.holding = true
         _ = try web.push.ask(agent)
         _ = try web.push.ask(agent, "And staging?")
         web.push.settle()
         web.sender.release(.answered(PushAnswer(status: 410, retryAfterSeconds: nil)))
         web.push.settle()
-        #expect(try web.subscriptions.list(accountID: agent.accountID).isEmpty)
+        #expect(try await web.subscriptions.list(accountID: agent.accountID).isEmpty)
         #expect(try web.outbox.jobCount() == 0)
     }
 
-    @Test func aSubscriptionStoredAgainWithAnotherEndpointMeanwhileStays() throws {
+    @Test func aSubscriptionStoredAgainWithAnotherEndpointMeanwhileStays() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         web.sender.holding = true
         _ = try web.push.ask(agent)
         web.push.settle()
-        try web.subscribe(agent.accountID, endpoint: "https://push.example.org/send/newer")
+        try await web.subscribe(agent.accountID, endpoint: "https://push.example.org/send/newer")
         web.sender.release(.answered(PushAnswer(status: 404, retryAfterSeconds: nil)))
         web.push.settle()
-        #expect(try web.subscriptions.list(accountID: agent.accountID).map(\.endpoint) == ["https://push.example.org/send/newer"])
+        #expect(try await web.subscriptions.list(accountID: agent.accountID).map(\.endpoint) == ["https://push.example.org/send/newer"])
     }
 
-    @Test func a429IsTriedAgainAfterItsRetryAfterAndNotBefore() throws {
+    @Test func a429IsTriedAgainAfterItsRetryAfterAndNotBefore() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         web.sender.answer = { _ in .answered(PushAnswer(status: 429, retryAfterSeconds: 120)) }
         _ = try web.push.ask(agent)
         web.push.settle()
@@ -208,10 +224,10 @@ final class WebPushHarness {
         #expect(web.counts.samples.map(\.outcome) == ["sent", "rate_limited"])
     }
 
-    @Test func aFailureWithoutRetryAfterIsTriedAgainWithin30Seconds() throws {
+    @Test func aFailureWithoutRetryAfterIsTriedAgainWithin30Seconds() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         web.sender.answer = { _ in .answered(PushAnswer(status: 503, retryAfterSeconds: nil)) }
         _ = try web.push.task(agent)
         web.push.settle()
@@ -221,10 +237,10 @@ final class WebPushHarness {
         #expect(try web.outbox.jobCount() == 1)
     }
 
-    @Test func retriesStopWhenTheMessageExpires() throws {
+    @Test func retriesStopWhenTheMessageExpires() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         web.sender.answer = { _ in .answered(PushAnswer(status: 500, retryAfterSeconds: nil)) }
         _ = try web.push.ask(agent)
         for _ in 0..<30 { web.push.advance(seconds: 300) }
@@ -235,10 +251,10 @@ final class WebPushHarness {
         #expect(sent > 1 && sent < 30)
     }
 
-    @Test func aChangeThatRollsBackSendsNothing() throws {
+    @Test func aChangeThatRollsBackSendsNothing() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         struct Abandon: Error {}
         #expect(throws: Abandon.self) {
             try web.push.store.write { _ in
@@ -251,14 +267,14 @@ final class WebPushHarness {
         #expect(try web.outbox.jobCount() == 0)
     }
 
-    @Test func whatWasPendingAtTheStopGoesAfterARestart() throws {
+    @Test func whatWasPendingAtTheStopGoesAfterARestart() async throws {
         let directory = TemporaryDirectory()
         var accountID = ""
         do {
             let web = try WebPushHarness(directory: directory)
             let agent = try web.push.agent()
             accountID = agent.accountID
-            try web.subscribe(agent.accountID)
+            try await web.subscribe(agent.accountID)
             web.sender.holding = true
             _ = try web.push.ask(agent)
             web.push.settle()
@@ -274,11 +290,11 @@ final class WebPushHarness {
         #expect(!accountID.isEmpty)
     }
 
-    @Test func aTestNotificationGoesToThatSubscriptionOnly() throws {
+    @Test func aTestNotificationGoesToThatSubscriptionOnly() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent()
-        try web.subscribe(agent.accountID)
-        try web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
+        try await web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
         try web.planner.test(web.push.store, accountID: agent.accountID, subscriptionID: "wps_phone")
         web.push.settle()
         #expect(web.sender.requests.count == 1)
@@ -288,10 +304,10 @@ final class WebPushHarness {
         }
     }
 
-    @Test func aPayloadOfManyByteTextsStaysUnder3000Bytes() throws {
+    @Test func aPayloadOfManyByteTextsStaysUnder3000Bytes() async throws {
         let web = try WebPushHarness()
         let agent = try web.push.agent(label: String(repeating: "🦊", count: 40))
-        try web.subscribe(agent.accountID)
+        try await web.subscribe(agent.accountID)
         _ = try web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
                                         title: String(repeating: "🦊", count: 100), body: String(repeating: "\"", count: 1000) + String(repeating: "🦊", count: 1000),
                                         taskID: nil)

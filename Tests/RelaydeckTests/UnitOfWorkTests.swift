@@ -24,7 +24,7 @@ import Testing
         let agent: Principal
         let key: Key
 
-        init(_ kind: StoreKind) throws {
+        init(_ kind: StoreKind) async throws {
             test = try TestStore(kind)
             let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck", watchBundleID: nil),
                                       clock: test.clock)
@@ -32,7 +32,7 @@ import Testing
             let (account, _, keys) = try test.account(withKeys: 1)
             key = keys[0].key
             agent = test.agent(key)
-            _ = try Devices(store: test.store, clock: test.clock).register(
+            _ = try await Devices(store: test.store, clock: test.clock).register(
                 accountID: account.id, deviceID: "dev_3f2b8c1e-5a4d-4e6f-9b7a-1c2d3e4f5a6b", DeviceRegistration(
                     platform: .ios, model: checked("iPhone18,1", .deviceDescription),
                     osVersion: checked("27.0", .deviceDescription), appVersion: checked("1.0", .deviceDescription),
@@ -58,8 +58,8 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aChangeRecordedInASavepointThatRollsBackIsNeitherPublishedNorPlanned(_ kind: StoreKind) throws {
-        let push = try Pushing(kind)
+    func aChangeRecordedInASavepointThatRollsBackIsNeitherPublishedNorPlanned(_ kind: StoreKind) async throws {
+        let push = try await Pushing(kind)
         let before = push.test.changes.count
         var kept: WorkTask?
         try push.test.store.write { _ in
@@ -83,8 +83,8 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aFailedCommitPublishesNothingAndLeavesNoOutboxRow(_ kind: StoreKind) throws {
-        let push = try Pushing(kind)
+    func aFailedCommitPublishesNothingAndLeavesNoOutboxRow(_ kind: StoreKind) async throws {
+        let push = try await Pushing(kind)
         try push.poisonCommits()
         let before = push.test.changes.count
         let work = try #require(try push.test.store.tryBeginWork())
@@ -161,8 +161,8 @@ import Testing
     }
 
     /// What the contract asks of a key's change is no push (`push.md`): planning it adds none.
-    @Test func aKeysChangePlannedWithPushOnAddsNoPush() throws {
-        let push = try Pushing(.memory)
+    @Test func aKeysChangePlannedWithPushOnAddsNoPush() async throws {
+        let push = try await Pushing(.memory)
         let jobs = try push.test.rowCount("push_jobs")
         let windows = try push.test.rowCount("push_windows")
         _ = try push.test.keys.create(accountID: push.key.accountID, label: checked("Second"))

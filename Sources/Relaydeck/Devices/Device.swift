@@ -1,5 +1,4 @@
 import JSON
-import SQLite
 
 /// One iPhone, iPad or Apple Watch of an account and its push tokens (`rest-api.md#device`).
 /// The client makes the ID; the tokens are what the pushes of `push.md` are sent to.
@@ -53,15 +52,16 @@ public struct Device: Sendable, Equatable {
 }
 
 extension Device {
-    /// Decodes a row of `Devices.SQL.columns`, by name.
-    init(row: Row) throws(SQLiteError) {
+    /// Decodes a row of `Devices.SQL.columns`, by name, from either store (the push outbox
+    /// reads its devices from SQLite's `Row`).
+    init(row: some StoreRow) throws {
         id = try row.text("id")
         accountID = try row.text("account_id")
         let platformText = try row.text("platform")
         let environmentText = try row.text("apns_environment")
         guard let platform = Platform(rawValue: platformText), let environment = Environment(rawValue: environmentText) else {
             // The table's CHECK constraints keep both to the contract's values.
-            throw SQLiteError(code: 20, message: "the result has a platform or environment outside the contract", sql: row.statement.sql)
+            throw StoreError.failure("a devices row has a platform or environment outside the contract")
         }
         self.platform = platform
         self.environment = environment

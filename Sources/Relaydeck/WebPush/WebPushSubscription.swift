@@ -1,5 +1,4 @@
 import JSON
-import SQLite
 
 /// One browser's push subscription of an account (issue 21): what `PushSubscription.toJSON()`
 /// gave the console, under an ID the console made. The keys are what a message is encrypted
@@ -37,8 +36,9 @@ public struct WebPushSubscription: Sendable, Equatable {
 }
 
 extension WebPushSubscription {
-    /// Decodes a row of `WebPushSubscriptions.SQL.columns`, by name.
-    init(row: Row) throws(SQLiteError) {
+    /// Decodes a row of `WebPushSubscriptions.SQL.columns`, by name, from either store (the
+    /// Web Push outbox reads it from SQLite's `Row`).
+    init(row: some StoreRow) throws {
         id = try row.text("id")
         accountID = try row.text("account_id")
         endpoint = try row.text("endpoint")

@@ -70,12 +70,12 @@ import Testing
         #expect(try put(Self.body + "}", id: "dev_00000000-0000-4000-8000-000000000007").status == 200)
     }
 
-    @Test func anOlderRegistrationOfTheSameAPNsTokenLosesItsTokens() throws {
+    @Test func anOlderRegistrationOfTheSameAPNsTokenLosesItsTokens() async throws {
         let tablet = "dev_00000000-0000-4000-8000-000000000001"
         _ = try put(Self.body + #","apns_token":"\#(Self.token)","widget_push_token":"\#(Self.token)"}"#)
         #expect(try put(Self.body + #","apns_token":"\#(Self.token)"}"#, id: tablet).status == 200)
         let accountID = try #require(try api.send("GET", "/v1/account", [bearer(token)]).json()["id"]?.stringValue)
-        let older = try api.services.devices.get(accountID: accountID, deviceID: Self.phone)
+        let older = try await api.services.devices.get(accountID: accountID, deviceID: Self.phone)
         #expect(older.apnsToken == nil && older.widgetPushToken == nil)
     }
 

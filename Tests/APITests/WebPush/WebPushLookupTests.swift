@@ -64,7 +64,7 @@ import TestSupport
         #expect(record.status == 200 && record.parked)
     }
 
-    @Test func anAccountDeletedDuringTheLookupGets401AndNothingIsStored() throws {
+    @Test func anAccountDeletedDuringTheLookupGets401AndNothingIsStored() async throws {
         let (api, token) = try server()
         let account = api.loopback.connect()
         api.get(account, "/v1/account", token: token)
@@ -80,7 +80,7 @@ import TestSupport
         #expect(answer.status == 401)
         #expect(answer.bodyText == #"{"error":{"code":"unauthorized","message":"The credential is missing or wrong."}}"#)
         #expect(accountID.hasPrefix("acc_"))
-        #expect(try api.handler.context.services.webPush.list(accountID: accountID).isEmpty)
+        #expect(try await api.handler.context.services.webPush.list(accountID: accountID).isEmpty)
     }
 
     @Test func aLookupPastItsTimeIs503AndItsLateAnswerStoresNothing() throws {

@@ -33,7 +33,7 @@ import Testing
         try api.send("PUT", "/v1/web-push/subscriptions/\(id)", [bearer(token ?? self.token)], body: body)
     }
 
-    @Test func theKeyIsAPointOnP256AndStaysTheSame() throws {
+    @Test func theKeyIsAPointOnP256AndStaysTheSame() async throws {
         let answer = try api.send("GET", "/v1/web-push/key", [bearer(token)])
         #expect(answer.status == 200)
         let text = try #require(answer.json()["public_key"]?.stringValue)
@@ -42,7 +42,7 @@ import Testing
         #expect(P256.PublicKey(uncompressed: point) != nil)
         // The stored key, read again by a new service over the same store, is the same one.
         let again = WebPushSubscriptions(store: api.services.store, clock: api.clock)
-        #expect(try again.vapidKey().publicKey == point)
+        #expect(try await again.vapidKey().publicKey == point)
     }
 
     @Test func putStoresTheSubscriptionAndGivesItBackWithoutTheKeys() throws {
@@ -54,14 +54,14 @@ import Testing
         #expect(listed.text == #"{"subscriptions":[\#(answer.text)]}"#)
     }
 
-    @Test func replacingKeepsCreatedAtAndTakesTheNewKeys() throws {
+    @Test func replacingKeepsCreatedAtAndTakesTheNewKeys() async throws {
         _ = try put(body())
         api.clock.advance(millis: 5000)
         let newKey = Base64.encode(try P256.PrivateKey().publicKey, urlSafe: true, padded: false)
         let answer = try put(#"{"endpoint":"\#(Self.endpoint)/2","expirationTime":1760086400000,"keys":{"p256dh":"\#(newKey)","auth":"\#(auth)"}}"#)
         #expect(answer.text == #"{"id":"wps_laptop","endpoint":"\#(Self.endpoint)/2","label":null,"expiration_time":1760086400.0,"created_at":1760000000.0}"#)
         let accountID = try #require(try api.send("GET", "/v1/account", [bearer(token)]).json()["id"]?.stringValue)
-        let stored = try api.services.webPush.get(accountID: accountID, id: "wps_laptop")
+        let stored = try await api.services.webPush.get(accountID: accountID, id: "wps_laptop")
         #expect(Base64.encode(stored.p256dh, urlSafe: true, padded: false) == newKey)
     }
 
@@ -202,7 +202,7 @@ import Testing
         #expect(again.text == errorBody("not_found", "Web Push subscription not found."))
     }
 
-    @Test func anAPIKeyIsForbiddenAndADeletedAccountsSubscriptionsArePurged() throws {
+    @Test func anAPIKeyIsForbiddenAndADeletedAccountsSubscriptionsArePurged() async throws {
         let (_, secret) = try api.createKey(token: token)
         for (method, path) in [("GET", "/v1/web-push/key"), ("GET", "/v1/web-push/subscriptions"),
                                ("PUT", "/v1/web-push/subscriptions/wps_a"), ("DELETE", "/v1/web-push/subscriptions/wps_a")] {
@@ -215,7 +215,7 @@ import Testing
         #expect(try put(body()).status == 401)
         let purger = Purger(store: api.services.store)
         while try purger.step() {}
-        #expect(try api.services.webPush.list(accountID: accountID).isEmpty)
+        #expect(try await api.services.webPush.list(accountID: accountID).isEmpty)
         #expect(try !purger.hasWork(), "the account itself is gone too")
     }
 }

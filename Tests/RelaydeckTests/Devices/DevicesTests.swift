@@ -18,92 +18,92 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func registerStoresEveryFieldAndAbsentTokensAsNull(kind: StoreKind) throws {
+    func registerStoresEveryFieldAndAbsentTokensAsNull(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
         let (account, _) = try test.accounts.create()
         test.clock.wallMillis = 1_760_112_000_412
-        let device = try devices.register(accountID: account.id, deviceID: Self.phone, Self.registration(apns: Self.token))
+        let device = try await devices.register(accountID: account.id, deviceID: Self.phone, Self.registration(apns: Self.token))
         #expect(device == Device(id: Self.phone, accountID: account.id, platform: .ios, model: "iPhone18,1",
                                  osVersion: "27.0", appVersion: "1.0 (1)", environment: .production,
                                  apnsToken: Self.token, pushToStartToken: nil, widgetPushToken: nil,
                                  updatedAt: 1_760_112_000_412))
-        #expect(try devices.get(accountID: account.id, deviceID: Self.phone) == device)
+        #expect(try await devices.get(accountID: account.id, deviceID: Self.phone) == device)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aSecondPutReplacesTheDeviceAndDropsTokensItLeavesOut(kind: StoreKind) throws {
+    func aSecondPutReplacesTheDeviceAndDropsTokensItLeavesOut(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
         let (account, _) = try test.accounts.create()
-        _ = try devices.register(accountID: account.id, deviceID: Self.phone,
-                                 Self.registration(apns: Self.token, start: "cc" + Self.token, widget: "dd" + Self.token))
+        _ = try await devices.register(accountID: account.id, deviceID: Self.phone,
+                                       Self.registration(apns: Self.token, start: "cc" + Self.token, widget: "dd" + Self.token))
         test.clock.advance(millis: 5000)
-        let replaced = try devices.register(accountID: account.id, deviceID: Self.phone, Self.registration(model: "iPhone19,2"))
+        let replaced = try await devices.register(accountID: account.id, deviceID: Self.phone, Self.registration(model: "iPhone19,2"))
         #expect(replaced.model == "iPhone19,2")
         #expect(replaced.apnsToken == nil && replaced.pushToStartToken == nil && replaced.widgetPushToken == nil)
-        #expect(try devices.list(accountID: account.id) == [replaced])
+        #expect(try await devices.list(accountID: account.id) == [replaced])
     }
 
-    @Test func anAccountHasTwentyDevicesAndMayStillReplaceOne() throws {
+    @Test func anAccountHasTwentyDevicesAndMayStillReplaceOne() async throws {
         let test = try TestStore(.memory)
         let devices = Devices(store: test.store, clock: test.clock)
         let (account, _) = try test.accounts.create()
         let ids = (1...20).map { "dev_00000000-0000-4000-8000-\(String(repeating: "0", count: 10))\($0 < 10 ? "0" : "")\($0)" }
-        for id in ids { _ = try devices.register(accountID: account.id, deviceID: id, Self.registration()) }
-        #expect(throws: DomainError.conflict("An account can have 20 devices.")) {
-            try devices.register(accountID: account.id, deviceID: Self.phone, Self.registration())
+        for id in ids { _ = try await devices.register(accountID: account.id, deviceID: id, Self.registration()) }
+        await #expect(throws: DomainError.conflict("An account can have 20 devices.")) {
+            try await devices.register(accountID: account.id, deviceID: Self.phone, Self.registration())
         }
-        _ = try devices.register(accountID: account.id, deviceID: ids[3], Self.registration(model: "iPad"))
-        #expect(try devices.list(accountID: account.id).count == 20)
+        _ = try await devices.register(accountID: account.id, deviceID: ids[3], Self.registration(model: "iPad"))
+        #expect(try await devices.list(accountID: account.id).count == 20)
         // Another account has its own twenty.
         let (other, _) = try test.accounts.create()
-        _ = try devices.register(accountID: other.id, deviceID: Self.phone, Self.registration())
+        _ = try await devices.register(accountID: other.id, deviceID: Self.phone, Self.registration())
     }
 
     @Test(arguments: StoreKind.allCases)
-    func anAPNsTokenMovesToTheNewRegistrationAndTheOlderOneLosesAllItsTokens(kind: StoreKind) throws {
+    func anAPNsTokenMovesToTheNewRegistrationAndTheOlderOneLosesAllItsTokens(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
         let (account, _) = try test.accounts.create()
         let (other, _) = try test.accounts.create()
-        _ = try devices.register(accountID: account.id, deviceID: Self.phone,
-                                 Self.registration(apns: Self.token, start: "cc" + Self.token, widget: "dd" + Self.token))
-        _ = try devices.register(accountID: other.id, deviceID: Self.tablet, Self.registration(apns: "ee" + Self.token))
+        _ = try await devices.register(accountID: account.id, deviceID: Self.phone,
+                                       Self.registration(apns: Self.token, start: "cc" + Self.token, widget: "dd" + Self.token))
+        _ = try await devices.register(accountID: other.id, deviceID: Self.tablet, Self.registration(apns: "ee" + Self.token))
         test.clock.advance(millis: 1000)
         // The same token in uppercase is the same token.
-        let newer = try devices.register(accountID: account.id, deviceID: Self.tablet, Self.registration(apns: Self.token.uppercased()))
+        let newer = try await devices.register(accountID: account.id, deviceID: Self.tablet, Self.registration(apns: Self.token.uppercased()))
         #expect(newer.apnsToken == Self.token)
-        let older = try devices.get(accountID: account.id, deviceID: Self.phone)
+        let older = try await devices.get(accountID: account.id, deviceID: Self.phone)
         #expect(older.apnsToken == nil && older.pushToStartToken == nil && older.widgetPushToken == nil)
         #expect(older.updatedAt == test.clock.wallMillis)
-        #expect(try devices.get(accountID: other.id, deviceID: Self.tablet).apnsToken == "ee" + Self.token)
+        #expect(try await devices.get(accountID: other.id, deviceID: Self.tablet).apnsToken == "ee" + Self.token)
         // Across accounts as well: the app on that phone now belongs to the newest registration.
-        _ = try devices.register(accountID: other.id, deviceID: Self.phone, Self.registration(apns: Self.token))
-        #expect(try devices.get(accountID: account.id, deviceID: Self.tablet).apnsToken == nil)
+        _ = try await devices.register(accountID: other.id, deviceID: Self.phone, Self.registration(apns: Self.token))
+        #expect(try await devices.get(accountID: account.id, deviceID: Self.tablet).apnsToken == nil)
         // Registering the same token again on the same device keeps it.
-        _ = try devices.register(accountID: other.id, deviceID: Self.phone, Self.registration(apns: Self.token))
-        #expect(try devices.get(accountID: other.id, deviceID: Self.phone).apnsToken == Self.token)
+        _ = try await devices.register(accountID: other.id, deviceID: Self.phone, Self.registration(apns: Self.token))
+        #expect(try await devices.get(accountID: other.id, deviceID: Self.phone).apnsToken == Self.token)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deleteRemovesTheDeviceAndItsLiveActivitiesAndAnUnknownOneIsNotFound(kind: StoreKind) throws {
+    func deleteRemovesTheDeviceAndItsLiveActivitiesAndAnUnknownOneIsNotFound(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
         let (account, _) = try test.accounts.create()
         let (other, _) = try test.accounts.create()
-        _ = try devices.register(accountID: account.id, deviceID: Self.phone, Self.registration())
-        #expect(throws: DomainError.notFound("Device not found.")) {
-            try devices.delete(accountID: other.id, deviceID: Self.phone)
+        _ = try await devices.register(accountID: account.id, deviceID: Self.phone, Self.registration())
+        await #expect(throws: DomainError.notFound("Device not found.")) {
+            try await devices.delete(accountID: other.id, deviceID: Self.phone)
         }
         try test.store.write { db in
             try db.execute("INSERT INTO live_activities VALUES ('tsk_1', '\(Self.phone)', '\(account.id)', 'ab', 1)")
         }
-        try devices.delete(accountID: account.id, deviceID: Self.phone)
+        try await devices.delete(accountID: account.id, deviceID: Self.phone)
         #expect(try test.rowCount("devices") == 0)
         #expect(try test.rowCount("live_activities") == 0)
-        #expect(throws: DomainError.notFound("Device not found.")) {
-            try devices.delete(accountID: account.id, deviceID: Self.phone)
+        await #expect(throws: DomainError.notFound("Device not found.")) {
+            try await devices.delete(accountID: account.id, deviceID: Self.phone)
         }
     }
 

@@ -13,14 +13,14 @@ import Testing
     static let device = DevicesTests.phone
     static let token = PushToken(String(repeating: "e5f6", count: 20))!
 
-    init() throws {
+    init() async throws {
         test = try TestStore(.memory)
         devices = Devices(store: test.store, clock: test.clock)
         live = LiveActivities(store: test.store, clock: test.clock)
         let (account, _, keys) = try test.account(withKeys: 1)
         accountID = account.id
         keyID = keys[0].key.id
-        _ = try devices.register(accountID: accountID, deviceID: Self.device, DevicesTests.registration())
+        _ = try await devices.register(accountID: accountID, deviceID: Self.device, DevicesTests.registration())
         try insertTask("tsk_1", accountID: accountID, keyID: keyID)
     }
 
@@ -54,7 +54,7 @@ import Testing
     @Test func aTaskOrDeviceOfAnotherAccountIsNotFound() async throws {
         let (other, _, otherKeys) = try test.account(withKeys: 1)
         try insertTask("tsk_2", accountID: other.id, keyID: otherKeys[0].key.id)
-        _ = try devices.register(accountID: other.id, deviceID: DevicesTests.tablet, DevicesTests.registration())
+        _ = try await devices.register(accountID: other.id, deviceID: DevicesTests.tablet, DevicesTests.registration())
         // Each is tried as a registration and as its removal.
         let refused = [("tsk_2", Self.device, "Task not found."), ("tsk_none", Self.device, "Task not found."),
                        ("tsk_1", DevicesTests.tablet, "Device not found.")]

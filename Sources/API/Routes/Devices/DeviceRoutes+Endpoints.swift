@@ -4,8 +4,8 @@ import Relaydeck
 
 extension DeviceRoutes {
     /// `GET /v1/devices`: `200 {"devices": [Device]}`, oldest registration first.
-    func list(_ account: AccountCaller) throws -> Outcome {
-        Answers.list("devices", try devices.list(accountID: account.accountID), bytesEach: 900) { $0.write(to: &$1) }
+    func list(_ account: AccountCaller) async throws -> Outcome {
+        Answers.list("devices", try await devices.list(accountID: account.accountID), bytesEach: 900) { $0.write(to: &$1) }
     }
 
     /// `PUT /v1/devices/{device_id}`: makes or replaces the device, `200 Device`.
@@ -13,7 +13,7 @@ extension DeviceRoutes {
     /// A malformed `device_id` is a `422` on `device_id`, with the body's problems: the client
     /// makes this ID (`rest-api.md#device`), so here it is input to check like a field, and a
     /// `404` would claim something is missing from a request that makes it.
-    func put(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func put(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         let deviceID = try call.path("device_id")
         var body = call.bodyReader()
         for name in ["platform", "model", "os_version", "app_version", "apns_environment"] { body.require(name) }
@@ -35,7 +35,7 @@ extension DeviceRoutes {
         let registration = DeviceRegistration(
             platform: platform, model: model, osVersion: osVersion, appVersion: appVersion, environment: environment,
             apnsToken: apnsToken, pushToStartToken: pushToStartToken, widgetPushToken: widgetPushToken)
-        let device = try devices.register(accountID: account.accountID, deviceID: deviceID, registration)
+        let device = try await devices.register(accountID: account.accountID, deviceID: deviceID, registration)
         return Answers.object(capacity: 900) { device.write(to: &$0) }
     }
 
@@ -44,8 +44,9 @@ extension DeviceRoutes {
     /// gives `204` only as the result of a deletion, and names the one route where nothing
     /// registered is still `204` (`rest-api.md#live-activities`); everywhere else a resource
     /// that is not there is `404` (`overview.md#errors`).
-    func delete(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
-        try devices.delete(accountID: account.accountID, deviceID: try call.path("device_id"))
+    func delete(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
+        let deviceID = try call.path("device_id")
+        try await devices.delete(accountID: account.accountID, deviceID: deviceID)
         return Answers.noContent
     }
 

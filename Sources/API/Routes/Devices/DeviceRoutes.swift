@@ -18,11 +18,11 @@ final class DeviceRoutes: RouteGroup {
             // Not in rest-api.md: the web console lists the devices so that the person can
             // remove one (issue 13); the app knows its own and never needed the list.
             Route("/v1/devices", [
-                Endpoint(.get, .account { [self] _, account in try list(account) }),
+                Endpoint(.get, .account { [self] _, account in try await list(account) }),
             ]),
             Route("/v1/devices/{device_id}", [
-                Endpoint(.put, body: true, .account { [self] call, account in try put(&call, account) }),
-                Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+                Endpoint(.put, body: true, .account { [self] call, account in try await put(&call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try await delete(&call, account) }),
             ]),
             Route("/v1/tasks/{task_id}/live-activity", [
                 Endpoint(.put, body: true, .account { [self] call, account in try await putLiveActivity(&call, account) }),

@@ -23,25 +23,25 @@ final class WebPushRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/web-push/key", [
-                Endpoint(.get, .account { [self] _, _ in try key() }),
+                Endpoint(.get, .account { [self] _, _ in try await key() }),
             ]),
             Route("/v1/web-push/subscriptions", [
-                Endpoint(.get, .account { [self] _, account in try list(account) }),
+                Endpoint(.get, .account { [self] _, account in try await list(account) }),
             ]),
             Route("/v1/web-push/subscriptions/{subscription_id}", [
-                Endpoint(.put, body: true, .account { [self] call, account in try put(&call, account) }),
-                Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+                Endpoint(.put, body: true, .account { [self] call, account in try await put(&call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try await delete(&call, account) }),
             ]),
             Route("/v1/web-push/subscriptions/{subscription_id}/test", [
-                Endpoint(.post, .account { [self] call, account in try test(&call, account) }),
+                Endpoint(.post, .account { [self] call, account in try await test(&call, account) }),
             ]),
         ]
     }
 
     /// `GET /v1/web-push/key`: `200 {"public_key"}`, the VAPID key as base64url of the
     /// uncompressed point (what `PushManager.subscribe`'s `applicationServerKey` takes).
-    func key() throws -> Outcome {
-        let publicKey = try subscriptions.vapidKey().publicKey
+    func key() async throws -> Outcome {
+        let publicKey = try await subscriptions.vapidKey().publicKey
         return Answers.object(capacity: 128) { writer in
             writer.beginObject()
             writer.key("public_key")
@@ -51,8 +51,8 @@ final class WebPushRoutes: RouteGroup {
     }
 
     /// `GET /v1/web-push/subscriptions`: `200 {"subscriptions": [Subscription]}`, oldest first.
-    func list(_ account: AccountCaller) throws -> Outcome {
-        Answers.list("subscriptions", try subscriptions.list(accountID: account.accountID), bytesEach: 2300) { $0.write(to: &$1) }
+    func list(_ account: AccountCaller) async throws -> Outcome {
+        Answers.list("subscriptions", try await subscriptions.list(accountID: account.accountID), bytesEach: 2300) { $0.write(to: &$1) }
     }
 
     /// `PUT /v1/web-push/subscriptions/{subscription_id}`: the browser's
@@ -61,7 +61,7 @@ final class WebPushRoutes: RouteGroup {
     /// ID is a `422` on `subscription_id` with the body's problems, as a device's. An endpoint
     /// named by a DNS name is looked up first, off the loop (`Pending`), unless private hosts
     /// are allowed: a name that leads to this machine or its networks is a `422` too.
-    func put(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func put(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         let id = try call.path("subscription_id")
         let allowsPrivateHosts = context.configuration.webPushAllowsPrivateHosts
         var body = call.bodyReader()
@@ -89,12 +89,12 @@ final class WebPushRoutes: RouteGroup {
         guard let endpoint, let p256dh, let auth else { throw APIError.defect("a checked subscription body lost a field") }
         let registration = WebPushSubscriptions.Registration(
             endpoint: endpoint.url, p256dh: p256dh.bytes, auth: auth, label: label?.value, expirationTime: expirationTime.map { Int64($0) })
-        let store = { [subscriptions] () throws -> Outcome in
-            let stored = try subscriptions.put(accountID: account.accountID, id: id, registration)
+        let store = { [subscriptions] () async throws -> Outcome in
+            let stored = try await subscriptions.put(accountID: account.accountID, id: id, registration)
             return Answers.object(capacity: 2300) { stored.write(to: &$0) }
         }
         // A literal address was judged by the field's rule, without a lookup.
-        if allowsPrivateHosts || IPAddress(endpoint.host) != nil { return try store() }
+        if allowsPrivateHosts || IPAddress(endpoint.host) != nil { return try await store() }
         return try lookingUp(endpoint.host, for: account.accountID, then: store)
     }
 
@@ -135,17 +135,18 @@ final class WebPushRoutes: RouteGroup {
     static let privateHostMessage = "Must be a push service on the internet, not an address of this machine or its network."
 
     /// `DELETE /v1/web-push/subscriptions/{subscription_id}`: `204`, or `404`.
-    func delete(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
-        try subscriptions.delete(accountID: account.accountID, id: try call.path("subscription_id"))
+    func delete(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
+        let id = try call.path("subscription_id")
+        try await subscriptions.delete(accountID: account.accountID, id: id)
         return Answers.noContent
     }
 
     /// `POST /v1/web-push/subscriptions/{subscription_id}/test`: a test notification to that
     /// browser, queued like any other and sent after the answer: `202 {}`; `404` for an unknown
     /// subscription; `429` past 5 a minute for the account.
-    func test(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func test(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         let id = try call.path("subscription_id")
-        _ = try subscriptions.get(accountID: account.accountID, id: id)
+        _ = try await subscriptions.get(accountID: account.accountID, id: id)
         try testLimiter.admit(account.accountID, now: context.nowMicros)
         try context.services.webPushPlanner.test(context.services.store, accountID: account.accountID, subscriptionID: id)
         return Answers.object(202, capacity: 8) { writer in
