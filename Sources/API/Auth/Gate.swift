@@ -45,7 +45,7 @@ struct Gate {
             }
             do {
                 try context.services.keys.recordUse(use, host: host)
-                try context.services.oauthGrants.recordUse(use)
+                try await context.services.oauthGrants.recordUse(use)
             } catch StoreError.unavailable {
                 // A read while another process holds the write lock: the use is noted by a
                 // later request, and the read goes on.

@@ -1,5 +1,3 @@
-import SQLite
-
 /// One consent: a connector (an OAuth client) acting as one key of the account, with the
 /// scopes the person chose. Its requests are the key's, with no more than both allow
 /// (`KeyUse.scopes`); it ends when the person removes it, when its key goes, when a used code
@@ -17,7 +15,7 @@ public struct Grant: Sendable, Equatable {
     public let createdAt: Int64
     public let lastUsedAt: Int64?
 
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         id = try row.text("id")
         accountID = try row.text("account_id")
         keyID = try row.text("key_id")

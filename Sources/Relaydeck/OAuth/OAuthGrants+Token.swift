@@ -7,16 +7,16 @@ extension OAuthGrants {
     /// issued to, with the redirect URI of its request and the PKCE verifier of its challenge.
     /// A code traded before revokes the grant it made (the revocation is written even though
     /// the trade is refused).
-    public func exchange(code: String, client: OAuthClient, redirectURI: String, verifier: String) throws -> IssuedTokens {
+    public func exchange(code: String, client: OAuthClient, redirectURI: String, verifier: String) async throws -> IssuedTokens {
         guard code.hasPrefix(Secret.Kind.authorizationCode.prefix), code.utf8.count <= 128 else { throw OAuthRefusal.codeUnknown }
         let now = clock.wallMillis
-        let outcome = try store.write { db -> Result<IssuedTokens, OAuthRefusal> in
-            guard let stored = try db.firstRow(SQL.code, [.blob(SHA256.hash(code))], StoredCode.init) else {
+        let outcome = try await store.writing { db -> Result<IssuedTokens, OAuthRefusal> in
+            guard let stored = try await db.firstRow(SQL.code, [.blob(SHA256.hash(code))], StoredCode.init) else {
                 return .failure(.codeUnknown)
             }
             if let grantID = stored.grantID {
-                if let keyID = try db.firstRow(SQL.grantKeyOnly, [.text(grantID)], { try $0.text("key_id") }) {
-                    try Self.revoke(grantID, in: db)
+                if let keyID = try await db.firstRow(SQL.grantKeyOnly, [.text(grantID)], { try $0.text("key_id") }) {
+                    try await Self.revoke(grantID, in: db)
                     return .failure(.codeReused(keyID: keyID, grantID: grantID))
                 }
                 return .failure(.codeUnknown)
@@ -26,15 +26,14 @@ extension OAuthGrants {
             guard stored.redirectURI == redirectURI else { return .failure(.redirectMismatch) }
             guard PKCE.verifies(verifier, challenge: stored.challenge) else { return .failure(.verifierWrong) }
             // The key may have gone, or lost scopes, since the consent.
-            guard let key = try? Keys.fetch(db, accountID: stored.accountID, keyID: stored.keyID) else {
+            guard let key = try? await Keys.fetch(db, accountID: stored.accountID, keyID: stored.keyID) else {
                 return .failure(.codeUnknown)
             }
             let grantID = Identifier.make("grt_", millis: now, random: random)
-            try db.statement(SQL.insertGrant).run(.text(grantID), .text(stored.accountID), .text(key.id), .text(client.id),
-                                                  .text(client.name), .integer(stored.scopes.bits), .text(stored.resource),
-                                                  .integer(now))
-            try db.statement(SQL.markCodeUsed).run(.text(grantID), .blob(SHA256.hash(code)))
-            return .success(try issueTokens(db, grantID: grantID, access: stored.scopes, refresh: stored.scopes, now: now))
+            try await db.run(SQL.insertGrant, .text(grantID), .text(stored.accountID), .text(key.id), .text(client.id),
+                             .text(client.name), .integer(stored.scopes.bits), .text(stored.resource), .integer(now))
+            try await db.run(SQL.markCodeUsed, .text(grantID), .blob(SHA256.hash(code)))
+            return .success(try await issueTokens(db, grantID: grantID, access: stored.scopes, refresh: stored.scopes, now: now))
         }
         return try settle(outcome)
     }
@@ -42,25 +41,25 @@ extension OAuthGrants {
     /// Trades a refresh token for a new pair (OAuth 2.1 4.3): the old one is spent, and a use
     /// of it after that revokes the grant. `scopes` (nil: the grant's) may narrow the new
     /// access token, never widen it (RFC 6749 6); the new refresh token keeps the grant's.
-    public func refresh(token: String, client: OAuthClient, scopes: ScopeSet?) throws -> IssuedTokens {
+    public func refresh(token: String, client: OAuthClient, scopes: ScopeSet?) async throws -> IssuedTokens {
         guard token.hasPrefix(Secret.Kind.refreshToken.prefix), token.utf8.count <= 128 else { throw OAuthRefusal.refreshUnknown }
         let hash = SHA256.hash(token)
         let now = clock.wallMillis
-        let outcome = try store.write { db -> Result<IssuedTokens, OAuthRefusal> in
-            guard let stored = try db.firstRow(SQL.refresh, [.blob(hash)], StoredRefresh.init) else {
+        let outcome = try await store.writing { db -> Result<IssuedTokens, OAuthRefusal> in
+            guard let stored = try await db.firstRow(SQL.refresh, [.blob(hash)], StoredRefresh.init) else {
                 return .failure(.refreshUnknown)
             }
             if stored.usedAt != nil {
-                try Self.revoke(stored.grantID, in: db)
+                try await Self.revoke(stored.grantID, in: db)
                 return .failure(.refreshReused(keyID: stored.keyID, grantID: stored.grantID))
             }
             guard stored.clientID == client.id else { return .failure(.refreshForAnotherClient) }
             guard now < stored.expiresAt else { return .failure(.refreshUnknown) }
             let asked = scopes ?? stored.scopes
             guard asked.subtracting(stored.scopes).isEmpty, !asked.isEmpty else { return .failure(.scopeEscalation) }
-            try db.statement(SQL.spendRefresh).run(.integer(now), .blob(hash))
-            try db.statement(SQL.touchGrant).run(.integer(now), .text(stored.grantID))
-            return .success(try issueTokens(db, grantID: stored.grantID, access: asked, refresh: stored.scopes, now: now))
+            try await db.run(SQL.spendRefresh, .integer(now), .blob(hash))
+            try await db.run(SQL.touchGrant, .integer(now), .text(stored.grantID))
+            return .success(try await issueTokens(db, grantID: stored.grantID, access: asked, refresh: stored.scopes, now: now))
         }
         return try settle(outcome)
     }
@@ -68,18 +67,18 @@ extension OAuthGrants {
     /// RFC 7009: a refresh token revokes its whole grant, an access token itself. A token that
     /// is unknown, expired, or another client's is left alone without saying so (2.2: the
     /// answer is the same, so a client learns nothing of tokens not its own).
-    public func revoke(token: String, client: OAuthClient) throws {
+    public func revoke(token: String, client: OAuthClient) async throws {
         guard token.utf8.count <= 128, let kind = Self.kind(of: token) else { return }
         let hash = SHA256.hash(token)
-        let ended = try store.write { db -> (keyID: String, grantID: String, whole: Bool)? in
+        let ended = try await store.writing { db -> (keyID: String, grantID: String, whole: Bool)? in
             let sql = kind == .refreshToken ? SQL.refreshOwner : SQL.accessOwner
-            guard let owner = try db.firstRow(sql, [.blob(hash)], { row in
+            guard let owner = try await db.firstRow(sql, [.blob(hash)], { row in
                 (keyID: try row.text("key_id"), grantID: try row.text("grant_id"), clientID: try row.text("client_id"))
             }), owner.clientID == client.id else { return nil }
             if kind == .refreshToken {
-                try Self.revoke(owner.grantID, in: db)
+                try await Self.revoke(owner.grantID, in: db)
             } else {
-                try db.statement(SQL.deleteAccess).run(.blob(hash))
+                try await db.run(SQL.deleteAccess, .blob(hash))
             }
             return (owner.keyID, owner.grantID, kind == .refreshToken)
         }
@@ -88,7 +87,7 @@ extension OAuthGrants {
             revoked(keyID: ended.keyID, grantID: ended.grantID)
         } else {
             // The grant goes on; the cache forgets its tokens and reads the others again.
-            store.credentials.forgetGrant(ended.grantID)
+            credentials.forgetGrant(ended.grantID)
         }
     }
 
@@ -127,7 +126,7 @@ private struct StoredCode {
     let expiresAt: Int64
     let grantID: String?
 
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         clientID = try row.text("client_id")
         accountID = try row.text("account_id")
         keyID = try row.text("key_id")
@@ -148,7 +147,7 @@ private struct StoredRefresh {
     let expiresAt: Int64
     let usedAt: Int64?
 
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         grantID = try row.text("grant_id")
         keyID = try row.text("key_id")
         clientID = try row.text("client_id")

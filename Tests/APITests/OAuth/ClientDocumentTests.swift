@@ -72,7 +72,7 @@ import Testing
         fake.answer = try Self.document()
         #expect(try authorize().status == 302)
         let client = try #require(try await oauth.api.services.oauthClients.get(Self.url))
-        let code = try oauth.code(client: client)
+        let code = try await oauth.code(client: client)
         let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(code)&redirect_uri=\(OAuthHarness.redirect)"
             + "&code_verifier=\(OAuthHarness.verifier)&client_id=\(AuthorizationRequest.percentEncoded(Self.url))")
         #expect(answer.status == 200)

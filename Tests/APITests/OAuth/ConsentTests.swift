@@ -58,11 +58,11 @@ import Testing
         #expect(grant["created_at"]?.int64Value == oauth.api.clock.wallMillis / 1000)
     }
 
-    @Test func denyingSendsThePersonBackWithAccessDenied() throws {
+    @Test func denyingSendsThePersonBackWithAccessDenied() async throws {
         let answer = try decide(#"{"request":"\#(query)","decision":"deny"}"#)
         #expect(answer.status == 200)
         #expect(answer.text == #"{"redirect":"https://connector.example/callback?error=access_denied&error_description=The%20person%20declined.&state=s%201&iss=https%3A%2F%2Frelay.example"}"#)
-        #expect(try oauth.api.services.oauthGrants.list(accountID: oauth.accountID).isEmpty)
+        #expect(try await oauth.api.services.oauthGrants.list(accountID: oauth.accountID).isEmpty)
     }
 
     @Test func scopesBeyondTheRequestOrNoKeyAreRefused() throws {
@@ -92,9 +92,9 @@ import Testing
         #expect(decided.status == 400 && decided.header("Location") == nil)
     }
 
-    @Test func removingAGrantStopsItsTokens() throws {
-        let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
-        let grantID = try #require(try oauth.api.services.oauthGrants.list(accountID: oauth.accountID).first?.id)
+    @Test func removingAGrantStopsItsTokens() async throws {
+        let access = try #require(try await oauth.tokens()["access_token"]?.stringValue)
+        let grantID = try #require(try await oauth.api.services.oauthGrants.list(accountID: oauth.accountID).first?.id)
         #expect(try oauth.api.send("DELETE", "/v1/keys/\(oauth.key.id)/grants/grt_none", [bearer(oauth.token)]).status == 404)
         #expect(try oauth.api.send("DELETE", "/v1/keys/\(oauth.key.id)/grants/\(grantID)", [bearer(access)]).status == 403)
         #expect(try oauth.api.send("DELETE", "/v1/keys/\(oauth.key.id)/grants/\(grantID)", [bearer(oauth.token)]).status == 204)

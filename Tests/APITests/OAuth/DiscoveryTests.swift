@@ -24,7 +24,7 @@ import Testing
 
     @Test func mcpWithACredentialThatDoesNotWorkSaysInvalidToken() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens()["access_token"]?.stringValue)
         oauth.api.clock.advance(millis: OAuthGrants.accessLifetimeMillis)
         for credential in [access, "mck_" + String(repeating: "a", count: 43)] {
             let answer = try oauth.api.send("POST", "/mcp", [bearer(credential)], body: "{}")
@@ -41,7 +41,7 @@ import Testing
 
     @Test func aGrantRefusedAScopeOnRESTIsToldItInWWWAuthenticateAndAnAPIKeyIsNot() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
         let refused = try oauth.api.send("POST", "/v1/tasks", [bearer(access)], body: #"{"title":"Ship"}"#)
         #expect(refused.status == 403)
         #expect(refused.header("WWW-Authenticate")
@@ -53,7 +53,7 @@ import Testing
 
     @Test func aToolTheGrantMayNotCallStaysAToolError() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
         let answer = try MCPClient(api: oauth.api, secret: access).modern(
             "tools/call", #""name":"create_task","arguments":{"title":"Ship"}"#, name: "create_task")
         #expect(answer.status == 200 && answer.header("WWW-Authenticate") == nil)

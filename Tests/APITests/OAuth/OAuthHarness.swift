@@ -35,8 +35,8 @@ final class OAuthHarness {
     }
 
     /// A code for what a person approved.
-    func code(scopes: ScopeSet = .all, client: OAuthClient? = nil) throws -> String {
-        try api.services.oauthGrants.issueCode(Consent(
+    func code(scopes: ScopeSet = .all, client: OAuthClient? = nil) async throws -> String {
+        try await api.services.oauthGrants.issueCode(Consent(
             accountID: accountID, keyID: key.id, clientID: (client ?? self.client).id, scopes: scopes,
             redirectURI: Self.redirect, codeChallenge: Self.challenge, resource: Self.resource))
     }
@@ -46,8 +46,8 @@ final class OAuthHarness {
     }
 
     /// The code traded at the token endpoint: the answer's JSON.
-    func tokens(scopes: ScopeSet = .all) throws -> JSON {
-        let answer = try post("/oauth/token", "grant_type=authorization_code&code=\(try code(scopes: scopes))"
+    func tokens(scopes: ScopeSet = .all) async throws -> JSON {
+        let answer = try post("/oauth/token", "grant_type=authorization_code&code=\(try await code(scopes: scopes))"
             + "&redirect_uri=\(Self.redirect)&code_verifier=\(Self.verifier)&client_id=\(client.id)")
         try #require(answer.status == 200)
         return try answer.json()

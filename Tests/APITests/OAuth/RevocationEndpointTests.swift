@@ -11,7 +11,7 @@ import Testing
 @Suite struct RevocationEndpointTests {
     @Test func revokingTheRefreshTokenEndsTheGrantWithAnEmpty200() async throws {
         let oauth = try await OAuthHarness()
-        let tokens = try oauth.tokens()
+        let tokens = try await oauth.tokens()
         let access = try #require(tokens["access_token"]?.stringValue)
         let refresh = try #require(tokens["refresh_token"]?.stringValue)
         let answer = try oauth.post("/oauth/revoke", "token=\(refresh)&token_type_hint=refresh_token&client_id=\(oauth.client.id)")
@@ -20,12 +20,12 @@ import Testing
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 401)
         let renewed = try oauth.post("/oauth/token", "grant_type=refresh_token&refresh_token=\(refresh)&client_id=\(oauth.client.id)")
         #expect(renewed.text == oauthErrorBody("invalid_grant", "The refresh token is unknown, expired or revoked."))
-        #expect(try oauth.api.services.oauthGrants.list(accountID: oauth.accountID).isEmpty)
+        #expect(try await oauth.api.services.oauthGrants.list(accountID: oauth.accountID).isEmpty)
     }
 
     @Test func revokingTheAccessTokenLeavesTheGrant() async throws {
         let oauth = try await OAuthHarness()
-        let tokens = try oauth.tokens()
+        let tokens = try await oauth.tokens()
         let access = try #require(tokens["access_token"]?.stringValue)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 200)
         #expect(try oauth.post("/oauth/revoke", "token=\(access)&client_id=\(oauth.client.id)").status == 200)
@@ -37,7 +37,7 @@ import Testing
     @Test func anotherClientsTokenOrNoTokenIsAnswered200AndLeftAlone() async throws {
         let oauth = try await OAuthHarness()
         let other = try await OAuthHarness.register(oauth.api, "Other")
-        let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens()["access_token"]?.stringValue)
         for token in [access, "mco_unknown", oauth.key.secret, String(repeating: "x", count: 5_000)] {
             #expect(try oauth.post("/oauth/revoke", "token=\(token)&client_id=\(other.id)").status == 200)
         }
@@ -66,10 +66,10 @@ import Testing
         let accountID = try #require(try await api.services.authenticator.authenticate(Substring(token))?.accountID)
         let client = try await api.services.oauthClients.register(name: try TextRule.clientName.check("Claude").get(),
                                                                   redirectURIs: [OAuthHarness.redirect], authMethod: .none).client
-        let code = try api.services.oauthGrants.issueCode(Consent(
+        let code = try await api.services.oauthGrants.issueCode(Consent(
             accountID: accountID, keyID: keyID, clientID: client.id, scopes: .all, redirectURI: OAuthHarness.redirect,
             codeChallenge: OAuthHarness.challenge, resource: OAuthHarness.resource))
-        let issued = try api.services.oauthGrants.exchange(code: code, client: client, redirectURI: OAuthHarness.redirect,
+        let issued = try await api.services.oauthGrants.exchange(code: code, client: client, redirectURI: OAuthHarness.redirect,
                                                            verifier: OAuthHarness.verifier)
         func parked(_ credential: String) -> TestClient {
             let connection = api.loopback.connect()

@@ -12,7 +12,7 @@ import Testing
 
     @Test func aCodeIsTradedForABearerTokenAndARefreshToken() async throws {
         let oauth = try await OAuthHarness()
-        let code = try oauth.code(scopes: ScopeSet([.tasksRead, .inbox]))
+        let code = try await oauth.code(scopes: ScopeSet([.tasksRead, .inbox]))
         let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(code)"
             + "&redirect_uri=https%3A%2F%2Fconnector.example%2Fcallback&code_verifier=\(OAuthHarness.verifier)"
             + "&client_id=\(oauth.client.id)")
@@ -29,7 +29,7 @@ import Testing
 
     @Test func theAccessTokenActsAsTheKeyOnMCPAndTheKeysRESTRoutesWithinItsScopes() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens(scopes: ScopeSet([.tasksRead]))["access_token"]?.stringValue)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 200)
         let write = try oauth.api.send("POST", "/v1/tasks", [bearer(access)], body: #"{"title":"Ship"}"#)
         #expect(write.status == 403)
@@ -49,7 +49,7 @@ import Testing
 
     @Test func theActivityLogNamesTheConnectorWhateverClientInfoItSends() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens()["access_token"]?.stringValue)
         var mcp = MCPClient(api: oauth.api, secret: access)
         mcp.clientName = "someone-else"
         let answer = try mcp.modern("tools/list")
@@ -61,7 +61,7 @@ import Testing
 
     @Test func aCodeUsedTwiceIsRefusedAndTheTokensItGaveStop() async throws {
         let oauth = try await OAuthHarness()
-        let code = try oauth.code()
+        let code = try await oauth.code()
         let body = "grant_type=authorization_code&code=\(code)&redirect_uri=\(OAuthHarness.redirect)"
             + "&code_verifier=\(OAuthHarness.verifier)&client_id=\(oauth.client.id)"
         let first = try oauth.post("/oauth/token", body).json()
@@ -77,7 +77,7 @@ import Testing
 
     @Test func aWrongVerifierIsRefusedAndAnUnknownParameterIgnored() async throws {
         let oauth = try await OAuthHarness()
-        let code = try oauth.code()
+        let code = try await oauth.code()
         let base = "grant_type=authorization_code&code=\(code)&redirect_uri=\(OAuthHarness.redirect)&client_id=\(oauth.client.id)"
         let wrong = try oauth.post("/oauth/token", base + "&code_verifier=" + String(repeating: "b", count: 43))
         #expect(wrong.status == 400 && wrong.text == oauthErrorBody("invalid_grant", "code_verifier does not match the code challenge."))
@@ -90,16 +90,16 @@ import Testing
         let oauth = try await OAuthHarness()
         let trade = "grant_type=authorization_code&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)"
             + "&client_id=\(oauth.client.id)"
-        let other = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code())&resource=https%3A%2F%2Fother.example%2Fmcp")
+        let other = try oauth.post("/oauth/token", trade + "&code=\(try await oauth.code())&resource=https%3A%2F%2Fother.example%2Fmcp")
         #expect(other.status == 400 && other.text == oauthErrorBody("invalid_target", "resource must be https://relay.example/mcp."))
-        let same = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code())&resource=https%3A%2F%2Frelay.example%2Fmcp")
+        let same = try oauth.post("/oauth/token", trade + "&code=\(try await oauth.code())&resource=https%3A%2F%2Frelay.example%2Fmcp")
         #expect(same.status == 200)
     }
 
     @Test func aCodeOfAnotherClientOrRedirectIsRefused() async throws {
         let oauth = try await OAuthHarness()
         let other = try await OAuthHarness.register(oauth.api, "Other")
-        let code = try oauth.code()
+        let code = try await oauth.code()
         let asOther = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(code)"
             + "&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)&client_id=\(other.id)")
         #expect(asOther.text == oauthErrorBody("invalid_grant", "The code was issued to another client."))
@@ -110,7 +110,7 @@ import Testing
 
     @Test func aRefreshRotatesAndAReusedRefreshTokenRevokesTheGrant() async throws {
         let oauth = try await OAuthHarness()
-        let first = try oauth.tokens()
+        let first = try await oauth.tokens()
         let refresh = try #require(first["refresh_token"]?.stringValue)
         let body = "grant_type=refresh_token&refresh_token=\(refresh)&client_id=\(oauth.client.id)"
         let second = try oauth.post("/oauth/token", body)
@@ -126,7 +126,7 @@ import Testing
 
     @Test func aRefreshAskingForMoreThanTheGrantIsInvalidScope() async throws {
         let oauth = try await OAuthHarness()
-        let refresh = try #require(try oauth.tokens(scopes: ScopeSet([.tasksRead]))["refresh_token"]?.stringValue)
+        let refresh = try #require(try await oauth.tokens(scopes: ScopeSet([.tasksRead]))["refresh_token"]?.stringValue)
         let wider = try oauth.post("/oauth/token", "grant_type=refresh_token&refresh_token=\(refresh)"
             + "&client_id=\(oauth.client.id)&scope=tasks%3Aread+tasks%3Awrite")
         #expect(wider.status == 400 && wider.text == oauthErrorBody("invalid_scope", "scope may only name scopes of the grant."))
@@ -182,37 +182,37 @@ import Testing
             name: checked, redirectURIs: [OAuthHarness.redirect], authMethod: .clientSecretBasic)
         let secretText = try #require(secret?.text)
         let trade = "grant_type=authorization_code&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)"
-        let viaBody = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code(client: client))&client_id=\(client.id)"
+        let viaBody = try oauth.post("/oauth/token", trade + "&code=\(try await oauth.code(client: client))&client_id=\(client.id)"
             + "&client_secret=\(secretText)")
         #expect(viaBody.status == 200)
         let credentials = Base64.encode(Array("\(client.id):\(secretText)".utf8))
-        let viaBasic = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code(client: client))",
+        let viaBasic = try oauth.post("/oauth/token", trade + "&code=\(try await oauth.code(client: client))",
                                       headers: [OAuthHarness.form, ("Authorization", "Basic \(credentials)")])
         #expect(viaBasic.status == 200)
-        let wrong = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code(client: client))&client_id=\(client.id)"
+        let wrong = try oauth.post("/oauth/token", trade + "&code=\(try await oauth.code(client: client))&client_id=\(client.id)"
             + "&client_secret=mcx_wrong")
         #expect(wrong.status == 400 && wrong.text == oauthErrorBody("invalid_client", "The client secret is wrong."))
-        let none = try oauth.post("/oauth/token", trade + "&code=\(try oauth.code(client: client))&client_id=\(client.id)")
+        let none = try oauth.post("/oauth/token", trade + "&code=\(try await oauth.code(client: client))&client_id=\(client.id)")
         #expect(none.text == oauthErrorBody("invalid_client",
             "The client must authenticate the way it registered (a public client sends no secret)."))
     }
 
     @Test func withoutPublicURLOAuthIsOffAndAnAccessTokenIsNoCredential() async throws {
         let oauth = try await OAuthHarness(publicOrigin: nil)
-        let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(try oauth.code())"
+        let answer = try oauth.post("/oauth/token", "grant_type=authorization_code&code=\(try await oauth.code())"
             + "&redirect_uri=\(OAuthHarness.redirect)&code_verifier=\(OAuthHarness.verifier)&client_id=\(oauth.client.id)")
         #expect(answer.status == 404)
         #expect(answer.text == errorBody("not_found",
             "OAuth is off on this server: its operator sets PUBLIC_URL to turn it on. Use an API key meanwhile."))
         // Tokens made while it was on (through the domain here) count for nothing now.
-        let issued = try oauth.api.services.oauthGrants.exchange(code: try oauth.code(), client: oauth.client,
+        let issued = try await oauth.api.services.oauthGrants.exchange(code: try await oauth.code(), client: oauth.client,
                                                                  redirectURI: OAuthHarness.redirect, verifier: OAuthHarness.verifier)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(issued.accessToken)]).status == 401)
     }
 
     @Test func anAccessTokenIsRefusedAfterItsHour() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens()["access_token"]?.stringValue)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 200)
         oauth.api.clock.advance(millis: OAuthGrants.accessLifetimeMillis)
         let expired = try oauth.api.send("GET", "/v1/tasks", [bearer(access)])
@@ -221,7 +221,7 @@ import Testing
 
     @Test func deletingTheKeyStopsItsGrantsTokens() async throws {
         let oauth = try await OAuthHarness()
-        let access = try #require(try oauth.tokens()["access_token"]?.stringValue)
+        let access = try #require(try await oauth.tokens()["access_token"]?.stringValue)
         #expect(try oauth.api.send("DELETE", "/v1/keys/\(oauth.key.id)", [bearer(oauth.token)]).status == 204)
         #expect(try oauth.api.send("GET", "/v1/tasks", [bearer(access)]).status == 401)
     }

@@ -36,9 +36,9 @@ final class OAuthFixture {
     }
 
     /// A code traded as the client would.
-    func tokens(scopes: ScopeSet = .all) throws -> IssuedTokens {
-        let code = try grants.issueCode(consent(scopes: scopes))
-        return try grants.exchange(code: code, client: client, redirectURI: Self.redirect, verifier: Self.verifier)
+    func tokens(scopes: ScopeSet = .all) async throws -> IssuedTokens {
+        let code = try await grants.issueCode(consent(scopes: scopes))
+        return try await grants.exchange(code: code, client: client, redirectURI: Self.redirect, verifier: Self.verifier)
     }
 
     func principal(_ accessToken: String, audience: String? = OAuthFixture.resource) async throws -> Principal? {

@@ -76,7 +76,7 @@ import Testing
 
     @Test func retentionRemovesOAuthRowsOnceTheyCanDoNothing() async throws {
         let oauth = try await OAuthFixture()
-        let live = try oauth.tokens()
+        let live = try await oauth.tokens()
         let idle = try await oauth.clients.register(name: checked("Idle", .clientName), redirectURIs: [OAuthFixture.redirect],
                                                     authMethod: .none).client
         let retention = Retention(store: oauth.test.store, clock: oauth.test.clock, hub: oauth.test.hub)
@@ -84,7 +84,7 @@ import Testing
         oauth.test.clock.advance(millis: OAuthGrants.accessLifetimeMillis + OAuthGrants.usedCodeKeptMillis)
         while try retention.step() {}
         #expect(try oauth.test.rowCount("oauth_access_tokens") == 0 && oauth.test.rowCount("oauth_codes") == 0)
-        #expect(try oauth.grants.list(accountID: oauth.account.id).map(\.id) == [live.grantID])
+        #expect(try await oauth.grants.list(accountID: oauth.account.id).map(\.id) == [live.grantID])
         // Thirty days on: the refresh token expired, so the grant is dead, and both clients are
         // idle: the grant's client goes once its grant went.
         oauth.test.clock.advance(millis: OAuthGrants.refreshLifetimeMillis)
@@ -96,16 +96,16 @@ import Testing
 
     @Test func retentionKeepsAClientThatHasAGrant() async throws {
         let oauth = try await OAuthFixture()
-        let first = try oauth.tokens()
+        let first = try await oauth.tokens()
         let retention = Retention(store: oauth.test.store, clock: oauth.test.clock, hub: oauth.test.hub)
         // Used within each 30 days: the refreshes keep the grant, and the grant its client.
         var refresh = first.refreshToken
         for _ in 0..<3 {
             oauth.test.clock.advance(millis: 20 * 86_400_000)
-            refresh = try oauth.grants.refresh(token: refresh, client: oauth.client, scopes: nil).refreshToken
+            refresh = try await oauth.grants.refresh(token: refresh, client: oauth.client, scopes: nil).refreshToken
             while try retention.step() {}
         }
         #expect(try await oauth.clients.get(oauth.client.id) != nil)
-        #expect(try oauth.grants.list(accountID: oauth.account.id).count == 1)
+        #expect(try await oauth.grants.list(accountID: oauth.account.id).count == 1)
     }
 }

@@ -6,21 +6,21 @@ import Relaydeck
 /// removes one. Not in the contract; the account's only.
 extension KeyRoutes {
     /// `GET /v1/keys/{key_id}/grants`: newest first; another account's key `404`.
-    func grants(_ call: Call, _ account: AccountCaller) throws -> Outcome {
+    func grants(_ call: Call, _ account: AccountCaller) async throws -> Outcome {
         let keyID = try call.path("key_id")
         _ = try keys.get(accountID: account.accountID, keyID: keyID)
-        let grants = try context.services.oauthGrants.list(accountID: account.accountID, keyID: keyID)
+        let grants = try await context.services.oauthGrants.list(accountID: account.accountID, keyID: keyID)
         return Answers.list("grants", grants, bytesEach: 400) { grant, writer in grant.write(to: &writer) }
     }
 
     /// `DELETE /v1/keys/{key_id}/grants/{grant_id}`: its tokens stop at once, waiting calls
     /// included.
-    func removeGrant(_ call: Call, _ account: AccountCaller) throws -> Outcome {
+    func removeGrant(_ call: Call, _ account: AccountCaller) async throws -> Outcome {
         let keyID = try call.path("key_id")
         let grantID = try call.path("grant_id")
-        guard try context.services.oauthGrants.list(accountID: account.accountID, keyID: keyID).contains(where: { $0.id == grantID })
+        guard try await context.services.oauthGrants.list(accountID: account.accountID, keyID: keyID).contains(where: { $0.id == grantID })
         else { throw DomainError.notFound("Grant not found.") }
-        try context.services.oauthGrants.delete(accountID: account.accountID, grantID: grantID)
+        try await context.services.oauthGrants.delete(accountID: account.accountID, grantID: grantID)
         return Answers.noContent
     }
 }

@@ -22,10 +22,10 @@ final class KeyRoutes: RouteGroup {
                 Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
             ]),
             Route("/v1/keys/{key_id}/grants", [
-                Endpoint(.get, .account { [self] call, account in try grants(call, account) }),
+                Endpoint(.get, .account { [self] call, account in try await grants(call, account) }),
             ]),
             Route("/v1/keys/{key_id}/grants/{grant_id}", [
-                Endpoint(.delete, .account { [self] call, account in try removeGrant(call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try await removeGrant(call, account) }),
             ]),
         ]
     }

@@ -65,7 +65,7 @@ extension OAuthRoutes {
         guard scopes.subtracting(request.scopes).isEmpty else {
             throw DomainError.validation([FieldProblem("scopes", "Must be among the scopes the client asks for.")])
         }
-        let code = try context.services.oauthGrants.issueCode(Consent(
+        let code = try await context.services.oauthGrants.issueCode(Consent(
             accountID: session.accountID, keyID: keyID, clientID: request.client.id, scopes: scopes,
             redirectURI: request.redirectURI, codeChallenge: request.challenge, resource: request.resource))
         return redirectAnswer(AuthorizationRequest.redirect(request.redirectURI, [("code", code)], state: request.state,

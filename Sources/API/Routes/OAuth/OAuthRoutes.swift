@@ -69,9 +69,9 @@ final class OAuthRoutes: RouteGroup {
         let grants = context.services.oauthGrants
         switch form["grant_type"] {
         case "authorization_code":
-            let issued = try grants.exchange(code: try form.required("code"), client: client,
-                                             redirectURI: try form.required("redirect_uri"),
-                                             verifier: try form.required("code_verifier"))
+            let issued = try await grants.exchange(code: try form.required("code"), client: client,
+                                                   redirectURI: try form.required("redirect_uri"),
+                                                   verifier: try form.required("code_verifier"))
             return OAuthAnswers.tokens(issued)
         case "refresh_token":
             var scopes: ScopeSet?
@@ -79,7 +79,7 @@ final class OAuthRoutes: RouteGroup {
                 guard let named = ScopeSet(words: words) else { throw OAuthError.invalidScope("scope names an unknown scope.") }
                 scopes = named
             }
-            return OAuthAnswers.tokens(try grants.refresh(token: try form.required("refresh_token"), client: client, scopes: scopes))
+            return OAuthAnswers.tokens(try await grants.refresh(token: try form.required("refresh_token"), client: client, scopes: scopes))
         default:
             throw OAuthError.unsupportedGrantType
         }
@@ -92,7 +92,7 @@ final class OAuthRoutes: RouteGroup {
         if let hint = form["token_type_hint"], hint != "access_token", hint != "refresh_token" {
             throw OAuthError(400, "unsupported_token_type", "token_type_hint must be access_token or refresh_token.")
         }
-        try context.services.oauthGrants.revoke(token: token, client: client)
+        try await context.services.oauthGrants.revoke(token: token, client: client)
         return HTTPResponse(status: 200, headers: OAuthAnswers.headers.filter { $0.name != "Content-Type" })
     }
 
