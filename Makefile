@@ -60,7 +60,10 @@ test-deps:
 bench-deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BENCH_APT_PACKAGES)
 
+# The package manager does not know the order file is an input of the link: a binary older
+# than it is removed, so a new order file is linked in.
 build:
+	@if [ -e $(BINARY) ] && [ $(ORDER_FILE) -nt $(BINARY) ]; then rm -f $(BINARY) .build/*/release/relaydeckd; fi
 	swift build $(RELEASE_FLAGS)
 
 release: build
