@@ -76,7 +76,7 @@ extension APIHandler {
             }
             record.parked = true
             let parked = channel.parked(timeout: wait.timeout)
-            let waiter = Waiter(wait: wait, record: record, parked: parked) { [weak self] waiter in
+            let waiter = Waiter(wait: wait, record: record, parked: parked, loop: context.loop) { [weak self] waiter in
                 self?.context.wakeups.remove(waiter)
                 self?.finish(waiter.record)
             }

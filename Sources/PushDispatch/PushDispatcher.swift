@@ -40,7 +40,9 @@ public final class PushDispatcher {
         self.sender = sender
         self.counts = counts
         schedule = DrainSchedule(loop: loop, clock: clock)
-        schedule.drain = { [unowned self] in drain() }
+        // The windows are planned through a store session, so a drain is a task on the loop
+        // (with SQLite it has ended when `startTask` returns).
+        schedule.drain = { [unowned self] in loop.startTask { await self.drain() } }
     }
 
     /// How many pushes wait for APNs's answer.
@@ -51,9 +53,9 @@ public final class PushDispatcher {
         schedule.kick()
     }
 
-    private func drain() {
+    private func drain() async {
         do {
-            try outbox.openDueWindows()
+            try await outbox.openDueWindows()
             let free = Self.maxInFlight - sending.count
             if free > 0 {
                 for job in try outbox.dueJobs(limit: free, excluding: sending) { send(job) }

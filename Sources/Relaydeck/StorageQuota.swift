@@ -30,9 +30,9 @@ public struct StorageQuota: Sendable, Equatable {
 
     /// Refuses with `409 conflict` a write that adds `growth` bytes to the account when that
     /// would take it past the limit. Call it inside the write's transaction, before writing.
-    func admit(_ db: Database, accountID: String, growth: Int) throws {
+    func admit(_ db: any StoreSession, accountID: String, growth: Int) async throws {
         guard growth > 0 else { return }
-        let used = try Self.used(db, accountID: accountID)
+        let used = try await Self.used(db, accountID: accountID)
         guard used + growth > limit else { return }
         throw DomainError.storageFull(fullMessage)
     }
@@ -44,8 +44,8 @@ public struct StorageQuota: Sendable, Equatable {
     }
 
     /// The bytes of text the account keeps now.
-    public static func used(_ db: Database, accountID: String) throws -> Int {
-        try db.firstRow(SQL.used, [.text(accountID)]) { try $0.int("used") } ?? 0
+    public static func used(_ db: any StoreSession, accountID: String) async throws -> Int {
+        try await db.firstRow(SQL.used, [.text(accountID)]) { try $0.int("used") } ?? 0
     }
 
     /// The counted bytes of texts, as migration 8's triggers count them.
@@ -68,6 +68,6 @@ public struct StorageQuota: Sendable, Equatable {
     enum SQL {
         /// One row (migration 14). The sum over the account's keys it replaces read 20 rows:
         /// 32,000 instructions of a task creation, against about 3,000 for this.
-        static let used = "SELECT text_bytes AS used FROM accounts WHERE id = ?"
+        static let used = "SELECT text_bytes AS used FROM accounts WHERE id = $1"
     }
 }

@@ -55,7 +55,7 @@ extension CommandLine {
     static func accountCreate(output: (String) -> Void = { print($0) }) -> Int32 {
         withStore { store, config in
             let services = operatorServices(store)
-            let (account, token) = try services.accounts.create()
+            let (account, token) = try await services.accounts.create()
             let link = try await loginLink(for: account.id, store: store, config: config)
             // The creation JSON with one more member: the link for the web console.
             var text = created("account", account.write, "token", token)
@@ -113,8 +113,8 @@ extension CommandLine {
         }
         return withStore(refused: "--account \(String(reflecting: accountID))") { store, _ in
             let services = operatorServices(store)
-            _ = try services.accounts.get(accountID)
-            let (key, secret) = try services.keys.create(accountID: accountID, label: label)
+            _ = try await services.accounts.get(accountID)
+            let (key, secret) = try await services.keys.create(accountID: accountID, label: label)
             output(created("key", key.write, "secret", secret))
         }
     }

@@ -41,7 +41,11 @@ final class Maintenance {
     }
 
     private func purge() {
-        run("purge", purger.step) { [unowned self] delay in
+        loop.startTask { [unowned self] in await purgeSteps() }
+    }
+
+    private func purgeSteps() async {
+        await run("purge", purger.step) { [unowned self] delay in
             // Nothing left: the next deletion kicks it again.
             guard let delay else { return }
             purgeTimer = schedule(purgeTimer, after: delay) { [unowned self] in purge() }
@@ -49,17 +53,23 @@ final class Maintenance {
     }
 
     private func retain() {
-        run("retention", retention.step) { [unowned self] delay in
+        loop.startTask { [unowned self] in await retentionSteps() }
+    }
+
+    /// Retention records what it deletes (`task.deleted`), which plans through a store
+    /// session: a task on the loop, as each step of the purge is.
+    private func retentionSteps() async {
+        await run("retention", retention.step) { [unowned self] delay in
             retentionTimer = schedule(retentionTimer, after: delay ?? Self.retentionInterval) { [unowned self] in retain() }
         }
     }
 
     /// A few steps per wake-up, then yield; `again` gets the delay of the next wake-up (nil
     /// when nothing is left).
-    private func run(_ name: String, _ step: () throws -> Bool, again: (TimeSpan?) -> Void) {
+    private func run(_ name: String, _ step: () async throws -> Bool, again: (TimeSpan?) -> Void) async {
         do {
             for _ in 0..<4 {
-                guard try step() else {
+                guard try await step() else {
                     again(nil)
                     return
                 }

@@ -18,7 +18,7 @@ import Testing
         return try APIHarness(configuration: configuration)
     }
 
-    @Test func accountCreationAndChallengesAreForbiddenWhileClosed() throws {
+    @Test func accountCreationAndChallengesAreForbiddenWhileClosed() async throws {
         let api = try Self.closedAPI()
         for body in ["{}", "", #"{"attestation": {"key_id": "x"}}"#, #"{"unknown": 1}"#] {
             let answer = try api.send("POST", "/v1/accounts", body: body)
@@ -28,7 +28,7 @@ import Testing
         let challenge = try api.send("POST", "/v1/attest/challenge")
         #expect(challenge.status == 403 && challenge.text == Self.closed)
         // Nothing was made: the first account the operator makes is the only one.
-        _ = try api.services.accounts.create()
+        _ = try await api.services.accounts.create()
         #expect(try api.store.read { db in
             let statement = try db.prepare("SELECT count(*) FROM accounts")
             _ = try statement.step()
@@ -44,9 +44,9 @@ import Testing
         }
     }
 
-    @Test func anAccountTheOperatorMadeWorksWhileClosed() throws {
+    @Test func anAccountTheOperatorMadeWorksWhileClosed() async throws {
         let api = try Self.closedAPI()
-        let (account, token) = try api.services.accounts.create()
+        let (account, token) = try await api.services.accounts.create()
         let answer = try api.send("GET", "/v1/account", [bearer(token.text)])
         #expect(answer.status == 200)
         #expect(try answer.json()["id"]?.stringValue == account.id)

@@ -14,9 +14,9 @@ import Testing
 
     @Test func anAgentStartingATaskStartsAnActivityOnDevicesWithAPushToStartToken() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
-        let task = try push.task(agent, status: .inProgress)
+        let task = try await push.task(agent, status: .inProgress)
         push.settle()
         let request = try #require(push.sender.requests.first)
         #expect(push.sender.requests.count == 1)
@@ -38,12 +38,12 @@ import Testing
     /// title twice: it goes whole (`PayloadFitTests` shortens what would not fit).
     @Test func aStartWithATitleAtItsByteBoundGoesWholeWithinAPNsLimit() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
         // 32 family emoji of 25 bytes each: 800 bytes, the rule's most.
         let family = "👨‍👩‍👧‍👦"
         let widest = String(repeating: family, count: 32)
-        _ = try push.task(agent, widest, status: .inProgress)
+        _ = try await push.task(agent, widest, status: .inProgress)
         push.settle()
         let request = try #require(push.sender.requests.first)
         #expect(request.payload.count <= 4096)
@@ -54,32 +54,32 @@ import Testing
 
     @Test func noStartForADeviceThatHasTheActivityOrWhenTheAccountTurnedThemOff() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil, start: PushHarness.startToken)
-        let task = try push.task(agent)
+        let task = try await push.task(agent)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
-        _ = try push.update(agent, task, TaskPatch(status: .inProgress))
+        _ = try await push.update(agent, task, TaskPatch(status: .inProgress))
         push.settle()
         #expect(push.sender.requests.map(\.event) == ["update"])
 
-        let other = try push.agent()
+        let other = try await push.agent()
         try await push.device(other.accountID, apns: nil, start: String(repeating: "f6", count: 32))
-        _ = try push.accounts.update(other.accountID, liveActivities: false)
+        _ = try await push.accounts.update(other.accountID, liveActivities: false)
         push.sender.clear()
-        _ = try push.task(other, status: .inProgress)
+        _ = try await push.task(other, status: .inProgress)
         push.settle()
         #expect(push.sender.requests.isEmpty)
     }
 
     @Test func updatesOfOneTaskGoAtMostOnceInFiveSecondsAndTheLastStateIsNeverLost() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil)
-        var task = try push.task(agent, status: .inProgress)
+        var task = try await push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
-        task = try push.update(agent, task, TaskPatch(progress: .some(10)))
+        task = try await push.update(agent, task, TaskPatch(progress: .some(10)))
         push.settle()
         #expect(push.sender.requests.count == 1)
         #expect(push.sender.requests[0].deviceToken == PushHarness.activityToken)
@@ -87,7 +87,7 @@ import Testing
 
         for progress in [20, 30, 40] {
             push.advance(seconds: 1)
-            task = try push.update(agent, task, TaskPatch(progress: .some(progress)))
+            task = try await push.update(agent, task, TaskPatch(progress: .some(progress)))
             push.settle()
         }
         #expect(push.sender.requests.count == 1)
@@ -102,7 +102,7 @@ import Testing
         push.advance(seconds: 10)
         #expect(push.sender.requests.count == 2)
         // After a quiet window the next change goes at once again.
-        _ = try push.update(agent, task, TaskPatch(progress: .some(50)))
+        _ = try await push.update(agent, task, TaskPatch(progress: .some(50)))
         push.settle()
         #expect(push.sender.requests.count == 3)
         #expect(push.sender.payloads[2]["aps"]?["content-state"]?["progress"] == .number(JSONNumber(50)))
@@ -110,12 +110,12 @@ import Testing
 
     @Test func aQuestionOfTheTaskUpdatesTheActivityWithTheOldestPendingQuestion() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil)
-        let task = try push.task(agent, status: .inProgress)
+        let task = try await push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
-        let question = try push.ask(agent, taskID: task.id)
+        let question = try await push.ask(agent, taskID: task.id)
         push.settle()
         let state = push.sender.payloads.last?["aps"]
         #expect(state?["relevance-score"] == .number(JSONNumber(100)))
@@ -126,14 +126,14 @@ import Testing
 
     @Test func aDoneTaskEndsItsActivitiesWithADismissalDateAndTheRegistrationGoes() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil)
-        let task = try push.task(agent, status: .inProgress)
+        let task = try await push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
-        _ = try push.update(agent, task, TaskPatch(progress: .some(50)))
+        _ = try await push.update(agent, task, TaskPatch(progress: .some(50)))
         push.advance(seconds: 1)
-        let done = try push.update(agent, task, TaskPatch(status: .done))
+        let done = try await push.update(agent, task, TaskPatch(status: .done))
         push.settle()
         let now = seconds(push)
         #expect(push.sender.requests.count == 2)
@@ -149,16 +149,16 @@ import Testing
 
     @Test func deletingTheTaskOrItsKeyEndsTheActivity() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil)
-        let first = try push.task(agent, status: .inProgress)
-        let second = try push.task(agent, "Second", status: .inProgress)
+        let first = try await push.task(agent, status: .inProgress)
+        let second = try await push.task(agent, "Second", status: .inProgress)
         for task in [first, second] {
             try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                              pushToken: PushToken(PushHarness.activityToken)!)
         }
-        try push.tasks.delete(agent.principal, taskID: first.id)
-        try push.keys.delete(accountID: agent.accountID, keyID: agent.key.id)
+        try await push.tasks.delete(agent.principal, taskID: first.id)
+        try await push.keys.delete(accountID: agent.accountID, keyID: agent.key.id)
         push.settle()
         let ends = push.sender.payloads.map { ($0["aps"]?["event"]?.stringValue, $0["aps"]?["content-state"]?["title"]?.stringValue) }
         #expect(ends.map(\.0) == ["end", "end"])
@@ -167,9 +167,9 @@ import Testing
 
     @Test func widgetReloadsGoAtMostOnceInFifteenSecondsWithOneTrailingPush() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil, widget: PushHarness.widgetToken)
-        let task = try push.task(agent)
+        let task = try await push.task(agent)
         push.settle()
         let request = try #require(push.sender.requests.first)
         #expect(request.pushType == "widgets")
@@ -179,7 +179,7 @@ import Testing
         #expect(text(request) == #"{"aps":{"content-changed":true}}"#)
         for _ in 0..<3 {
             push.advance(seconds: 2)
-            _ = try push.update(agent, task, TaskPatch(progress: .some(Int(push.clock.wallMillis % 100))))
+            _ = try await push.update(agent, task, TaskPatch(progress: .some(Int(push.clock.wallMillis % 100))))
             push.settle()
         }
         #expect(push.sender.requests.count == 1)
@@ -199,16 +199,16 @@ private extension APNsRequest {
 @Suite struct ServerChangePushTests {
     @Test func aTaskThatRetentionDeletesReloadsTheWidgetsButSendsNoNotification() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, widget: PushHarness.widgetToken)
-        let task = try push.task(agent, status: .inProgress, notify: false)
+        let task = try await push.task(agent, status: .inProgress, notify: false)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
-        _ = try push.update(agent, task, TaskPatch(status: .cancelled))
+        _ = try await push.update(agent, task, TaskPatch(status: .cancelled))
         push.advance(seconds: 60)
         push.sender.clear()
         push.clock.advance(millis: Retention.closedTasks + 1000)
-        try Retention(store: push.store, clock: push.clock, hub: push.hub).step()
+        try await Retention(store: push.store, clock: push.clock, hub: push.hub).step()
         push.settle()
         #expect(push.sender.requests.map(\.pushType) == ["widgets"])
         #expect(try push.rowCount("tasks") == 0)

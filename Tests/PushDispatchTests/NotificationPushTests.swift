@@ -11,9 +11,9 @@ import Testing
 
     @Test func anAgentsNewTaskIsAVisibleNotificationWithTheContractsPayloadAndHeaders() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
-        let task = try push.task(agent)
+        let task = try await push.task(agent)
         push.settle()
         #expect(push.sender.requests.count == 1)
         let request = try #require(push.sender.requests.first)
@@ -34,13 +34,13 @@ import Testing
 
     @Test func theSubtitleSaysWhatTheStatusBecameAndAnUrgentTaskIsTimeSensitive() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
-        let task = try push.task(agent, priority: .urgent)
-        var current = try push.update(agent, task, TaskPatch(status: .inProgress))
-        current = try push.update(agent, current, TaskPatch(title: PushHarness.checked("Renamed", .taskTitle)))
-        current = try push.update(agent, current, TaskPatch(status: .done))
-        try push.tasks.delete(agent.principal, taskID: task.id)
+        let task = try await push.task(agent, priority: .urgent)
+        var current = try await push.update(agent, task, TaskPatch(status: .inProgress))
+        current = try await push.update(agent, current, TaskPatch(title: PushHarness.checked("Renamed", .taskTitle)))
+        current = try await push.update(agent, current, TaskPatch(status: .done))
+        try await push.tasks.delete(agent.principal, taskID: task.id)
         push.settle()
         let alerts = push.sender.payloads.compactMap { $0["aps"]?["alert"]?["subtitle"]?.stringValue }
         #expect(alerts == ["New task", "Task started", "Task updated", "Task done", "Task deleted"])
@@ -51,14 +51,14 @@ import Testing
 
     @Test func aProgressTickANotifyFalseTaskAndTheAppsChangesAreSilent() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
-        let task = try push.task(agent)
+        let task = try await push.task(agent)
         push.settle()
         push.sender.clear()
-        _ = try push.update(agent, task, TaskPatch(progress: .some(40), statusNote: .some(PushHarness.checked("Half", .statusNote))))
-        let quiet = try push.task(agent, "Quiet", notify: false)
-        _ = try push.tasks.update(.account(accountID: agent.accountID), taskID: task.id, TaskPatch(title: PushHarness.checked("By the app", .taskTitle)))
+        _ = try await push.update(agent, task, TaskPatch(progress: .some(40), statusNote: .some(PushHarness.checked("Half", .statusNote))))
+        let quiet = try await push.task(agent, "Quiet", notify: false)
+        _ = try await push.tasks.update(.account(accountID: agent.accountID), taskID: task.id, TaskPatch(title: PushHarness.checked("By the app", .taskTitle)))
         push.settle()
         #expect(push.sender.requests.count == 3)
         for request in push.sender.requests {
@@ -74,9 +74,9 @@ import Testing
 
     @Test func aNewQuestionIsTimeSensitiveWithItsOptionsAndExpiryAndItsStatusChangeIsSilentWithTheSameCollapseID() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
-        let question = try push.ask(agent)
+        let question = try await push.ask(agent)
         push.settle()
         let request = try #require(push.sender.requests.first)
         #expect(request.pushType == "alert")
@@ -89,7 +89,7 @@ import Testing
             "options":["Yes","No"],"task_id":null,"key_id":"\(agent.key.id)"}
             """)
         push.sender.clear()
-        _ = try push.questions.answer(accountID: agent.accountID, id: question.id, "Yes")
+        _ = try await push.questions.answer(accountID: agent.accountID, id: question.id, "Yes")
         push.settle()
         let update = try #require(push.sender.requests.first)
         #expect(push.sender.requests.count == 1)
@@ -103,13 +103,13 @@ import Testing
 
     @Test func aMessageGoesToEachDeviceWithAnAPNsTokenAndCountsThem() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         try await push.device(agent.accountID, id: PushHarness.watch, platform: .watchos, apns: String(repeating: "e5", count: 32))
-        let task = try push.task(agent, priority: .urgent)
+        let task = try await push.task(agent, priority: .urgent)
         push.settle()
         push.sender.clear()
-        let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try await push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Approve the deploy", body: "The build is ready.", taskID: task.id)
         push.settle()
         #expect(count == 2)
@@ -124,13 +124,13 @@ import Testing
 
     @Test func aMessageFewInCharactersButLargeInBytesIsShortenedToFitAPNsLimit() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         // Family emoji of 25 bytes each, as many as the rules' byte bounds take (400 and 4,000).
         let family = "👨‍👩‍👧‍👦"
         let title = String(repeating: family, count: 16)
         let body = String(repeating: family, count: 160)
-        _ = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        _ = try await push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                         title: title, body: body, taskID: nil)
         push.settle()
         let request = try #require(push.sender.requests.first)
@@ -147,9 +147,9 @@ import Testing
 
     @Test func aWatchGetsNothingWithoutAWatchBundleIDButStillCounts() async throws {
         let push = try PushHarness(settings: PushSettings(bundleID: "com.example.deck"))
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, id: PushHarness.watch, platform: .watchos)
-        let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try await push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         push.settle()
         #expect(count == 1)
@@ -158,9 +158,9 @@ import Testing
 
     @Test func noDeviceWithATokenMeansNoMessage() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil)
-        let count = try push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try await push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         #expect(count == 0)
         #expect(try push.outbox.jobCount() == 0)
@@ -168,11 +168,11 @@ import Testing
 
     @Test func aRequestWhoseTransactionRollsBackLeavesNoPushAndOneThatCommitsSendsAfterIt() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         // As the API runs a writing request: the turn's unit of work around the service's savepoint.
         let undone = try #require(try push.store.tryBeginWork())
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         #expect(try push.rowCount("push_jobs") == 1)
         undone.rollBack()
         push.settle()
@@ -180,7 +180,7 @@ import Testing
         #expect(push.sender.requests.isEmpty)
 
         let kept = try #require(try push.store.tryBeginWork())
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         // Nothing leaves while the request runs; the drain waits for the loop.
         #expect(push.sender.requests.isEmpty)
         try kept.commit()
@@ -190,12 +190,12 @@ import Testing
 
     @Test func aChangeThatRollsBackLeavesNoPush() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         struct Boom: Error {}
-        #expect(throws: Boom.self) {
-            try push.store.write { db in
-                _ = try push.planner.message(db, accountID: agent.accountID, keyID: agent.key.id, title: "t", body: "b", taskID: nil)
+        await #expect(throws: Boom.self) {
+            try await push.store.writing { db in
+                _ = try await push.planner.message(db, accountID: agent.accountID, keyID: agent.key.id, title: "t", body: "b", taskID: nil)
                 throw Boom()
             }
         }

@@ -12,12 +12,12 @@ import Testing
 @Suite struct PushDispatcherTests {
     @Test func a410OrBadDeviceTokenRemovesThatTokenOfTheDevice() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, start: PushHarness.startToken, widget: PushHarness.widgetToken)
         push.sender.answer = { request in
             request.pushType == "alert" ? .refused(status: 410, reason: "Unregistered") : .refused(status: 400, reason: "BadDeviceToken")
         }
-        _ = try push.task(agent, status: .inProgress)
+        _ = try await push.task(agent, status: .inProgress)
         push.settle()
         #expect(Set(push.sender.requests.map(\.pushType)) == ["alert", "liveactivity", "widgets"])
         let device = try await push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone)
@@ -35,10 +35,10 @@ import Testing
 
     @Test func eachSendThatEndsIsCountedByKindAndOutcomeARetriedJobOncePerSend() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         push.sender.answer = { _ in .refused(status: 429, reason: "TooManyRequests") }
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         push.settle()
         push.sender.answer = { _ in .unreachable("connection refused") }
         push.advance(seconds: 2)
@@ -54,13 +54,13 @@ import Testing
 
     @Test func aRefusedActivityTokenRemovesTheRegistration() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID, apns: nil)
-        let task = try push.task(agent, status: .inProgress)
+        let task = try await push.task(agent, status: .inProgress)
         try await push.liveActivities.register(accountID: agent.accountID, taskID: task.id, deviceID: PushHarness.phone,
                                          pushToken: PushToken(PushHarness.activityToken)!)
         push.sender.answer = { _ in .refused(status: 410, reason: "Unregistered") }
-        _ = try push.update(agent, task, TaskPatch(progress: .some(5)))
+        _ = try await push.update(agent, task, TaskPatch(progress: .some(5)))
         push.settle()
         #expect(push.sender.requests.count == 1)
         #expect(try push.rowCount("live_activities") == 0)
@@ -68,10 +68,10 @@ import Testing
 
     @Test func aTokenReplacedMeanwhileStays() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         push.sender.holding = true
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         push.settle()
         let newer = String(repeating: "0f", count: 32)
         try await push.device(agent.accountID, apns: newer)
@@ -82,25 +82,25 @@ import Testing
 
     @Test func anAPNsTokenTakenOverByANewRegistrationLosesTheOlderOnesWaitingPushes() async throws {
         let push = try PushHarness()
-        let old = try push.agent()
+        let old = try await push.agent()
         try await push.device(old.accountID)
         push.sender.answer = { _ in .unreachable("no route") }
-        _ = try push.task(old)
+        _ = try await push.task(old)
         push.settle()
         #expect(try push.outbox.jobCount() == 1)
-        let new = try push.agent()
+        let new = try await push.agent()
         try await push.device(new.accountID)
         #expect(try push.outbox.jobCount() == 0)
     }
 
     @Test func aFailureWorthRetryingGoesAgainWithBackoffAndOtherRefusalsAreDropped() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         var answers: [APNsResult] = [.refused(status: 503, reason: "ServiceUnavailable"), .unreachable("connection refused"),
                                      .delivered]
         push.sender.answer = { _ in answers.removeFirst() }
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         push.settle()
         #expect(push.sender.requests.count == 1)
         push.advance(seconds: 1)
@@ -112,7 +112,7 @@ import Testing
         #expect(try push.outbox.jobCount() == 0)
 
         push.sender.answer = { _ in .refused(status: 400, reason: "BadCollapseId") }
-        _ = try push.task(agent, "Another")
+        _ = try await push.task(agent, "Another")
         push.settle()
         #expect(push.sender.requests.count == 4)
         #expect(try push.outbox.jobCount() == 0)
@@ -121,10 +121,10 @@ import Testing
 
     @Test func aJobThatKeepsFailingIsDroppedAfterItsAttempts() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         push.sender.answer = { _ in .unreachable("no route") }
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         for _ in 0..<20 { push.advance(seconds: 300) }
         #expect(push.sender.requests.count == PushDispatcher.maxAttempts)
         #expect(try push.outbox.jobCount() == 0)
@@ -132,10 +132,10 @@ import Testing
 
     @Test func atMostMaxInFlightPushesWaitForAnAnswer() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         push.sender.holding = true
-        for index in 0..<(PushDispatcher.maxInFlight + 8) { _ = try push.task(agent, "Task \(index)") }
+        for index in 0..<(PushDispatcher.maxInFlight + 8) { _ = try await push.task(agent, "Task \(index)") }
         push.settle()
         #expect(push.sender.requests.count == PushDispatcher.maxInFlight)
         #expect(push.dispatcher.inFlight == PushDispatcher.maxInFlight)
@@ -152,14 +152,14 @@ import Testing
         let agentAccount: String
         do {
             let first = try PushHarness(directory: directory)
-            let agent = try first.agent()
+            let agent = try await first.agent()
             agentAccount = agent.accountID
             try await first.device(agent.accountID, widget: PushHarness.widgetToken)
             first.sender.holding = true
-            let task = try first.task(agent)
+            let task = try await first.task(agent)
             first.settle()
             // A widget reload waits in its window: due 15 s after the first.
-            _ = try first.update(agent, task, TaskPatch(progress: .some(1)))
+            _ = try await first.update(agent, task, TaskPatch(progress: .some(1)))
             first.settle()
             #expect(first.sender.requests.count == 3)
             #expect(try first.outbox.jobCount() == 3)
@@ -189,14 +189,14 @@ import Testing
 @Suite struct PushDispatcherStopTests {
     @Test func answersAfterTheStopLeaveTheJobsForTheNextStart() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         push.sender.holding = true
-        _ = try push.task(agent)
+        _ = try await push.task(agent)
         push.settle()
         push.dispatcher.stop()
         push.sender.release(.unreachable("the APNs client is shut down"))
-        _ = try push.task(agent, "After the stop")
+        _ = try await push.task(agent, "After the stop")
         push.settle()
         #expect(push.sender.requests.count == 1)
         #expect(try push.outbox.jobCount() == 2)
@@ -211,7 +211,7 @@ import Testing
 @Suite struct PushDrainTurnTests {
     @Test func aDrainQueuedBeforeAWriteTurnSendsNothingForAChangeWhoseCommitFails() async throws {
         let push = try PushHarness()
-        let agent = try push.agent()
+        let agent = try await push.agent()
         try await push.device(agent.accountID)
         push.settle()
         // An earlier event of this turn kicked the dispatcher (an APNs answer, a timer's job).
@@ -225,7 +225,7 @@ import Testing
         }
         // The turn's writes: a task that plans a push, and a row that makes the COMMIT fail
         // (a key of no account, its foreign key checked only at COMMIT).
-        let task = try push.task(agent)
+        let task = try await push.task(agent)
         try push.store.write { db in
             try db.execute("PRAGMA defer_foreign_keys = ON")
             try db.execute("""

@@ -109,9 +109,9 @@ final class PushHarness {
         var principal: Principal { .key(KeyUse(keyID: key.id, accountID: key.accountID, lastUsedAt: nil, lastHost: nil, scopes: .all)) }
     }
 
-    func agent(label: String = "Claude Code") throws -> Agent {
-        let (account, _) = try accounts.create()
-        let (key, _) = try keys.create(accountID: account.id, label: Self.checked(label, .keyLabel))
+    func agent(label: String = "Claude Code") async throws -> Agent {
+        let (account, _) = try await accounts.create()
+        let (key, _) = try await keys.create(accountID: account.id, label: Self.checked(label, .keyLabel))
         return Agent(accountID: account.id, key: key)
     }
 
@@ -133,17 +133,17 @@ final class PushHarness {
     }
 
     func task(_ agent: Agent, _ title: String = "Add dark mode support", status: WorkTask.Status? = nil,
-              priority: WorkTask.Priority? = nil, notify: Bool? = nil) throws -> WorkTask {
-        try tasks.create(agent.principal, keyID: nil, NewTask(title: Self.checked(title, .taskTitle), status: status,
+              priority: WorkTask.Priority? = nil, notify: Bool? = nil) async throws -> WorkTask {
+        try await tasks.create(agent.principal, keyID: nil, NewTask(title: Self.checked(title, .taskTitle), status: status,
                                                              priority: priority, notify: notify), host: nil)
     }
 
-    func update(_ agent: Agent, _ task: WorkTask, _ patch: TaskPatch) throws -> WorkTask {
-        try tasks.update(agent.principal, taskID: task.id, patch)
+    func update(_ agent: Agent, _ task: WorkTask, _ patch: TaskPatch) async throws -> WorkTask {
+        try await tasks.update(agent.principal, taskID: task.id, patch)
     }
 
-    func ask(_ agent: Agent, _ prompt: String = "Deploy to production now?", taskID: String? = nil) throws -> Question {
-        try questions.ask(accountID: agent.accountID, keyID: agent.key.id, Questions.Draft(
+    func ask(_ agent: Agent, _ prompt: String = "Deploy to production now?", taskID: String? = nil) async throws -> Question {
+        try await questions.ask(accountID: agent.accountID, keyID: agent.key.id, Questions.Draft(
             prompt: Self.checked(prompt, .questionPrompt), kind: .confirm, options: [], taskID: taskID, expiresIn: 3600))
     }
 

@@ -111,9 +111,9 @@ final class WebPushHarness {
 @Suite struct WebPushDispatcherTests {
     @Test func aQuestionGoesEncryptedWithHighUrgencyItsIDAsTopicAndTTLUntilItExpires() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
-        let question = try web.push.ask(agent)
+        let question = try await web.push.ask(agent)
         web.push.settle()
         let request = try #require(web.sender.requests.first)
         #expect(web.sender.requests.count == 1)
@@ -137,10 +137,10 @@ final class WebPushHarness {
 
     @Test func anAnsweredQuestionSendsALowUrgencyUpdateUnderTheSameTopic() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
-        let question = try web.push.ask(agent)
-        _ = try web.push.questions.answer(accountID: agent.accountID, id: question.id, "Yes")
+        let question = try await web.push.ask(agent)
+        _ = try await web.push.questions.answer(accountID: agent.accountID, id: question.id, "Yes")
         web.push.settle()
         #expect(web.sender.requests.map(\.urgency) == [.high, .low])
         #expect(Set(web.sender.requests.map(\.topic)) == [PushRequest.topic(for: question.id)])
@@ -152,12 +152,12 @@ final class WebPushHarness {
 
     @Test func aVisibleTaskNotificationGoesAndASilentOneSendsNothing() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
-        let task = try web.push.task(agent, priority: .urgent)
+        let task = try await web.push.task(agent, priority: .urgent)
         web.push.settle()
-        _ = try web.push.update(agent, task, TaskPatch(progress: .some(40)))
-        _ = try web.push.task(agent, "Quiet", notify: false)
+        _ = try await web.push.update(agent, task, TaskPatch(progress: .some(40)))
+        _ = try await web.push.task(agent, "Quiet", notify: false)
         web.push.settle()
         #expect(web.sender.requests.count == 1)
         #expect(web.sender.requests[0].urgency == .high)
@@ -169,11 +169,11 @@ final class WebPushHarness {
 
     @Test func notifyUserCountsEachBrowserWithTheDevices() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.push.device(agent.accountID)
         try await web.subscribe(agent.accountID)
         try await web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
-        let count = try web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
+        let count = try await web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Approve the deploy", body: "The build is ready.", taskID: nil)
         web.push.settle()
         #expect(count == 3)
@@ -183,11 +183,11 @@ final class WebPushHarness {
 
     @Test func a410RemovesTheSubscriptionAndItsOtherMessages() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         web.sender.holding = true
-        _ = try web.push.ask(agent)
-        _ = try web.push.ask(agent, "And staging?")
+        _ = try await web.push.ask(agent)
+        _ = try await web.push.ask(agent, "And staging?")
         web.push.settle()
         web.sender.release(.answered(PushAnswer(status: 410, retryAfterSeconds: nil)))
         web.push.settle()
@@ -197,10 +197,10 @@ final class WebPushHarness {
 
     @Test func aSubscriptionStoredAgainWithAnotherEndpointMeanwhileStays() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         web.sender.holding = true
-        _ = try web.push.ask(agent)
+        _ = try await web.push.ask(agent)
         web.push.settle()
         try await web.subscribe(agent.accountID, endpoint: "https://push.example.org/send/newer")
         web.sender.release(.answered(PushAnswer(status: 404, retryAfterSeconds: nil)))
@@ -210,10 +210,10 @@ final class WebPushHarness {
 
     @Test func a429IsTriedAgainAfterItsRetryAfterAndNotBefore() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         web.sender.answer = { _ in .answered(PushAnswer(status: 429, retryAfterSeconds: 120)) }
-        _ = try web.push.ask(agent)
+        _ = try await web.push.ask(agent)
         web.push.settle()
         web.sender.answer = { _ in .answered(PushAnswer(status: 201, retryAfterSeconds: nil)) }
         web.push.advance(seconds: 119)
@@ -226,10 +226,10 @@ final class WebPushHarness {
 
     @Test func aFailureWithoutRetryAfterIsTriedAgainWithin30Seconds() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         web.sender.answer = { _ in .answered(PushAnswer(status: 503, retryAfterSeconds: nil)) }
-        _ = try web.push.task(agent)
+        _ = try await web.push.task(agent)
         web.push.settle()
         web.sender.answer = { _ in .failed("connection refused") }
         web.push.advance(seconds: 30)
@@ -239,10 +239,10 @@ final class WebPushHarness {
 
     @Test func retriesStopWhenTheMessageExpires() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         web.sender.answer = { _ in .answered(PushAnswer(status: 500, retryAfterSeconds: nil)) }
-        _ = try web.push.ask(agent)
+        _ = try await web.push.ask(agent)
         for _ in 0..<30 { web.push.advance(seconds: 300) }
         #expect(try web.outbox.jobCount() == 0)
         let sent = web.sender.requests.count
@@ -253,12 +253,12 @@ final class WebPushHarness {
 
     @Test func aChangeThatRollsBackSendsNothing() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         struct Abandon: Error {}
-        #expect(throws: Abandon.self) {
-            try web.push.store.write { _ in
-                _ = try web.push.ask(agent)
+        await #expect(throws: Abandon.self) {
+            try await web.push.store.writing { _ in
+                _ = try await web.push.ask(agent)
                 throw Abandon()
             }
         }
@@ -272,11 +272,11 @@ final class WebPushHarness {
         var accountID = ""
         do {
             let web = try WebPushHarness(directory: directory)
-            let agent = try web.push.agent()
+            let agent = try await web.push.agent()
             accountID = agent.accountID
             try await web.subscribe(agent.accountID)
             web.sender.holding = true
-            _ = try web.push.ask(agent)
+            _ = try await web.push.ask(agent)
             web.push.settle()
             web.dispatcher.stop()
             web.sender.release(.answered(PushAnswer(status: 201, retryAfterSeconds: nil)))
@@ -292,23 +292,23 @@ final class WebPushHarness {
 
     @Test func aTestNotificationGoesToThatSubscriptionOnly() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent()
+        let agent = try await web.push.agent()
         try await web.subscribe(agent.accountID)
         try await web.subscribe(agent.accountID, id: "wps_phone", endpoint: "https://push.example.org/send/def")
-        try web.planner.test(web.push.store, accountID: agent.accountID, subscriptionID: "wps_phone")
+        try await web.planner.test(web.push.store, accountID: agent.accountID, subscriptionID: "wps_phone")
         web.push.settle()
         #expect(web.sender.requests.count == 1)
         #expect(web.payloads("wps_phone").first?["event"] == "test")
-        #expect(throws: DomainError.self) {
-            try web.planner.test(web.push.store, accountID: agent.accountID, subscriptionID: "wps_nobody")
+        await #expect(throws: DomainError.self) {
+            try await web.planner.test(web.push.store, accountID: agent.accountID, subscriptionID: "wps_nobody")
         }
     }
 
     @Test func aPayloadOfManyByteTextsStaysUnder3000Bytes() async throws {
         let web = try WebPushHarness()
-        let agent = try web.push.agent(label: String(repeating: "🦊", count: 40))
+        let agent = try await web.push.agent(label: String(repeating: "🦊", count: 40))
         try await web.subscribe(agent.accountID)
-        _ = try web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
+        _ = try await web.push.hub.notifyUser(web.push.store, accountID: agent.accountID, keyID: agent.key.id,
                                         title: String(repeating: "🦊", count: 100), body: String(repeating: "\"", count: 1000) + String(repeating: "🦊", count: 1000),
                                         taskID: nil)
         web.push.settle()

@@ -10,46 +10,46 @@ import Testing
                                  publicKey: [0x04] + [UInt8](repeating: 0xB2, count: 64), counter: 0)
 
     @Test(arguments: StoreKind.allCases)
-    func theAccountKeepsTheKeyItWasMadeWith(kind: StoreKind) throws {
+    func theAccountKeepsTheKeyItWasMadeWith(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _) = try test.accounts.create(attestedKey: Self.key)
-        #expect(try test.accounts.attestedKey(of: account.id) == Self.key)
-        #expect(try test.accounts.get(account.id).id == account.id)
+        let (account, _) = try await test.accounts.create(attestedKey: Self.key)
+        #expect(try await test.accounts.attestedKey(of: account.id) == Self.key)
+        #expect(try await test.accounts.get(account.id).id == account.id)
         // An account made without App Attest keeps none.
-        let (plain, _) = try test.accounts.create()
-        #expect(try test.accounts.attestedKey(of: plain.id) == nil)
+        let (plain, _) = try await test.accounts.create()
+        #expect(try await test.accounts.attestedKey(of: plain.id) == nil)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func oneKeyMakesOneAccount(kind: StoreKind) throws {
+    func oneKeyMakesOneAccount(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        _ = try test.accounts.create(attestedKey: Self.key)
-        #expect(throws: AttestedKeyInUse()) { try test.accounts.create(attestedKey: Self.key) }
+        _ = try await test.accounts.create(attestedKey: Self.key)
+        await #expect(throws: AttestedKeyInUse()) { try await test.accounts.create(attestedKey: Self.key) }
         // Another key is another account.
         let other = AttestedKey(keyID: [UInt8](repeating: 0xC3, count: 32), publicKey: Self.key.publicKey, counter: 0)
-        #expect(try test.accounts.attestedKey(of: try test.accounts.create(attestedKey: other).account.id) == other)
+        #expect(try await test.accounts.attestedKey(of: try test.accounts.create(attestedKey: other).account.id) == other)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aDeletedAccountsKeyMakesANewAccount(kind: StoreKind) throws {
+    func aDeletedAccountsKeyMakesANewAccount(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (first, _) = try test.accounts.create(attestedKey: Self.key)
-        try test.accounts.delete(first.id)
+        let (first, _) = try await test.accounts.create(attestedKey: Self.key)
+        try await test.accounts.delete(first.id)
         // The deleted row is still there, marked, until the purge.
-        let (second, _) = try test.accounts.create(attestedKey: Self.key)
-        #expect(try test.accounts.attestedKey(of: second.id) == Self.key)
-        #expect(try test.accounts.attestedKey(of: first.id) == nil)
+        let (second, _) = try await test.accounts.create(attestedKey: Self.key)
+        #expect(try await test.accounts.attestedKey(of: second.id) == Self.key)
+        #expect(try await test.accounts.attestedKey(of: first.id) == nil)
         let purger = Purger(store: test.store)
         while try purger.step() {}
-        try test.accounts.delete(second.id)
+        try await test.accounts.delete(second.id)
         while try purger.step() {}
-        #expect(try test.accounts.create(attestedKey: Self.key).account.id != second.id)
+        #expect(try await test.accounts.create(attestedKey: Self.key).account.id != second.id)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func theIndexRefusesASecondLiveAccountEvenWithoutTheCheck(kind: StoreKind) throws {
+    func theIndexRefusesASecondLiveAccountEvenWithoutTheCheck(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        _ = try test.accounts.create(attestedKey: Self.key)
+        _ = try await test.accounts.create(attestedKey: Self.key)
         #expect {
             try test.store.write { db in
                 try db.statement(Accounts.SQL.insertAttested).run(

@@ -6,8 +6,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func anAccountTokenGivesItsAccount(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token) = try test.accounts.create()
-        _ = try test.accounts.create()
+        let (account, token) = try await test.accounts.create()
+        _ = try await test.accounts.create()
         let principal = try await test.authenticator.authenticate(Substring(token.text))
         #expect(principal == .account(accountID: account.id))
         #expect(principal?.accountID == account.id)
@@ -17,7 +17,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func anAPIKeyGivesItsKeyAccountAndLastUse(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 2)
+        let (account, _, keys) = try await test.account(withKeys: 2)
         let (key, secret) = keys[1]
         let fresh = try await test.authenticator.authenticate(Substring(secret.text))
         #expect(fresh == .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)))
@@ -25,7 +25,7 @@ import Testing
         #expect(fresh?.credentialID == key.id)
 
         guard case .key(let use)? = fresh else { return }
-        try test.keys.recordUse(use, host: "studio-mac")
+        try await test.keys.recordUse(use, host: "studio-mac")
         #expect(try await test.authenticator.authenticate(Substring(secret.text))
             == .key(KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: 1_760_000_000_000, lastHost: "studio-mac", scopes: .all)))
     }
@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func unknownForeignAndOverlongCredentialsAreNil(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (_, token, keys) = try test.account(withKeys: 1)
+        let (_, token, keys) = try await test.account(withKeys: 1)
         let secret = keys[0].secret.text
         let refused: [String] = [
             "mca_" + String(repeating: "A", count: 43),
@@ -58,8 +58,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aDeletedKeyIsRefusedAtOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token, keys) = try test.account(withKeys: 2)
-        try test.keys.delete(accountID: account.id, keyID: keys[0].key.id)
+        let (account, token, keys) = try await test.account(withKeys: 2)
+        try await test.keys.delete(accountID: account.id, keyID: keys[0].key.id)
         #expect(try await test.authenticator.authenticate(Substring(keys[0].secret.text)) == nil)
         #expect(try await test.authenticator.authenticate(Substring(keys[1].secret.text)) != nil)
         #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
@@ -68,9 +68,9 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aDeletedAccountRefusesItsTokenAndKeysAtOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token, keys) = try test.account(withKeys: 2)
-        let (other, otherToken, otherKeys) = try test.account(withKeys: 1)
-        try test.accounts.delete(account.id)
+        let (account, token, keys) = try await test.account(withKeys: 2)
+        let (other, otherToken, otherKeys) = try await test.account(withKeys: 1)
+        try await test.accounts.delete(account.id)
         #expect(try await test.authenticator.authenticate(Substring(token.text)) == nil)
         for (_, secret) in keys {
             #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
@@ -82,7 +82,7 @@ import Testing
     /// The join checks the account too, not only the key's own row.
     @Test func aLiveKeyRowOfADeletedAccountIsRefused() async throws {
         let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         try test.store.write { db in
             try db.execute("UPDATE accounts SET deleted_at = 1 WHERE id = '\(account.id)'")
         }

@@ -9,7 +9,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aKnownCredentialIsAnsweredWithoutTheStore(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token, made) = try test.account(withKeys: 1)
+        let (account, token, made) = try await test.account(withKeys: 1)
         #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
         #expect(test.store.credentials.count == 1)
         // Rows changed behind the server's back are not seen: the cache answered. (Nothing
@@ -22,11 +22,11 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func deletingAKeyForgetsItAtOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token, made) = try test.account(withKeys: 2)
+        let (account, token, made) = try await test.account(withKeys: 2)
         let (key, secret) = made[0]
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.credentialID == key.id)
         #expect(try await test.authenticator.authenticate(Substring(made[1].secret.text))?.credentialID == made[1].key.id)
-        try test.keys.delete(accountID: account.id, keyID: key.id)
+        try await test.keys.delete(accountID: account.id, keyID: key.id)
         #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
         // The other key and the token are untouched.
         #expect(try await test.authenticator.authenticate(Substring(made[1].secret.text))?.credentialID == made[1].key.id)
@@ -36,12 +36,12 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func deletingAnAccountForgetsItsTokenAndKeysAtOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token, made) = try test.account(withKeys: 2)
-        let (other, otherToken, _) = try test.account(withKeys: 0)
+        let (account, token, made) = try await test.account(withKeys: 2)
+        let (other, otherToken, _) = try await test.account(withKeys: 0)
         for secret in [token] + made.map(\.secret) + [otherToken] {
             #expect(try await test.authenticator.authenticate(Substring(secret.text)) != nil)
         }
-        try test.accounts.delete(account.id)
+        try await test.accounts.delete(account.id)
         for secret in [token] + made.map(\.secret) {
             #expect(try await test.authenticator.authenticate(Substring(secret.text)) == nil)
         }
@@ -51,14 +51,14 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aRecordedUseIsWhatTheNextRequestSees(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (_, _, made) = try test.account(withKeys: 1)
+        let (_, _, made) = try await test.account(withKeys: 1)
         let secret = Substring(made[0].secret.text)
         guard case .key(let first)? = try await test.authenticator.authenticate(secret) else {
             Issue.record("not a key")
             return
         }
         #expect(first.lastUsedAt == nil)
-        try test.keys.recordUse(first, host: "studio-mac")
+        try await test.keys.recordUse(first, host: "studio-mac")
         guard case .key(let second)? = try await test.authenticator.authenticate(secret) else {
             Issue.record("not a key")
             return
@@ -67,7 +67,7 @@ import Testing
         #expect(second.lastHost == "studio-mac")
         // So the next use within the minute writes nothing.
         try test.store.write { try $0.execute("UPDATE keys SET last_used_at = NULL") }
-        try test.keys.recordUse(second, host: "studio-mac")
+        try await test.keys.recordUse(second, host: "studio-mac")
         #expect(try test.rowCount("keys", where: "last_used_at IS NULL") == 1)
     }
 

@@ -11,10 +11,10 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aKeyMadeWithScopesHoldsThemAndItsCredentialCarriesThem(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _) = try test.accounts.create()
-        let (key, secret) = try test.keys.create(accountID: account.id, label: checked("Reader"), scopes: Self.readOnly)
+        let (account, _) = try await test.accounts.create()
+        let (key, secret) = try await test.keys.create(accountID: account.id, label: checked("Reader"), scopes: Self.readOnly)
         #expect(key.scopes == Self.readOnly)
-        #expect(try test.keys.get(accountID: account.id, keyID: key.id).scopes == Self.readOnly)
+        #expect(try await test.keys.get(accountID: account.id, keyID: key.id).scopes == Self.readOnly)
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         #expect(try test.rowCount("keys", where: "scopes = 33") == 1)
     }
@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aKeyMadeWithoutScopesHoldsEveryOneAndTheAccountTokenToo(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, token, made) = try test.account(withKeys: 1)
+        let (account, token, made) = try await test.account(withKeys: 1)
         #expect(made[0].key.scopes == .all)
         #expect(try await test.authenticator.authenticate(Substring(made[0].secret.text))?.scopes == .all)
         #expect(try await test.authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
@@ -32,8 +32,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aCachedCredentialCarriesItsScopesWithoutAReadOfTheStore(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _) = try test.accounts.create()
-        let (_, secret) = try test.keys.create(accountID: account.id, label: checked("Reader"), scopes: Self.readOnly)
+        let (account, _) = try await test.accounts.create()
+        let (_, secret) = try await test.keys.create(accountID: account.id, label: checked("Reader"), scopes: Self.readOnly)
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         // Rows changed behind the server's back are not seen: the scopes came from the cache.
         // (Nothing but this process changes the store; this only proves where they came from.)
@@ -41,52 +41,52 @@ import Testing
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
     }
 
-    @Test func aKeyWithoutAnyScopeIsRefusedAndNothingIsWritten() throws {
+    @Test func aKeyWithoutAnyScopeIsRefusedAndNothingIsWritten() async throws {
         let test = try TestStore(.memory)
-        let (account, _, made) = try test.account(withKeys: 1)
-        #expect(throws: Keys.noScopeError) {
-            _ = try test.keys.create(accountID: account.id, label: checked("Nothing"), scopes: ScopeSet([]))
+        let (account, _, made) = try await test.account(withKeys: 1)
+        await #expect(throws: Keys.noScopeError) {
+            _ = try await test.keys.create(accountID: account.id, label: checked("Nothing"), scopes: ScopeSet([]))
         }
-        #expect(throws: Keys.noScopeError) {
-            _ = try test.keys.update(accountID: account.id, keyID: made[0].key.id, label: checked("Renamed"), scopes: ScopeSet([]))
+        await #expect(throws: Keys.noScopeError) {
+            _ = try await test.keys.update(accountID: account.id, keyID: made[0].key.id, label: checked("Renamed"), scopes: ScopeSet([]))
         }
-        #expect(try test.keys.list(accountID: account.id) == [made[0].key])
+        #expect(try await test.keys.list(accountID: account.id) == [made[0].key])
     }
 
     @Test(arguments: StoreKind.allCases)
     func changingTheScopesHoldsForTheNextRequestAndIsAnnouncedOnce(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, made) = try test.account(withKeys: 1)
+        let (account, _, made) = try await test.account(withKeys: 1)
         let (key, secret) = made[0]
         // Cached with every scope.
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
         let before = test.changes.count
-        let changed = try test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: Self.readOnly)
+        let changed = try await test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: Self.readOnly)
         #expect(changed.scopes == Self.readOnly && changed.label == key.label)
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         #expect(Array(test.changes[before...]) == [Change(accountID: account.id, event: .keyUpdated(changed), actor: .account)])
         // The same scopes again change nothing and announce nothing.
-        _ = try test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: ScopeSet([.inbox, .tasksRead]))
+        _ = try await test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: ScopeSet([.inbox, .tasksRead]))
         #expect(test.changes.count == before + 1)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aLabelAndScopesChangeTogetherOrNotAtAll(kind: StoreKind) throws {
+    func aLabelAndScopesChangeTogetherOrNotAtAll(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, made) = try test.account(withKeys: 1)
+        let (account, _, made) = try await test.account(withKeys: 1)
         let key = made[0].key
-        let both = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Reader"), scopes: Self.readOnly)
+        let both = try await test.keys.update(accountID: account.id, keyID: key.id, label: checked("Reader"), scopes: Self.readOnly)
         #expect(both.label == "Reader" && both.scopes == Self.readOnly)
-        #expect(throws: DomainError.notFound("Key not found.")) {
-            _ = try test.keys.update(accountID: account.id, keyID: "key_unknown", label: checked("X"), scopes: .all)
+        await #expect(throws: DomainError.notFound("Key not found.")) {
+            _ = try await test.keys.update(accountID: account.id, keyID: "key_unknown", label: checked("X"), scopes: .all)
         }
-        #expect(try test.keys.get(accountID: account.id, keyID: key.id) == both)
+        #expect(try await test.keys.get(accountID: account.id, keyID: key.id) == both)
     }
 
     @Test(arguments: StoreKind.allCases)
     func aScopeChangeWhoseCommitFailsLeavesNoCachedPowerBehind(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, made) = try test.account(withKeys: 1)
+        let (account, _, made) = try await test.account(withKeys: 1)
         let (key, secret) = made[0]
         try test.store.write { db in
             // A foreign key checked only at COMMIT, broken by any change of a key's scopes.
@@ -98,7 +98,7 @@ import Testing
         }
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
         let work = try #require(try test.store.tryBeginWork())
-        _ = try test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: Self.readOnly)
+        _ = try await test.keys.update(accountID: account.id, keyID: key.id, label: nil, scopes: Self.readOnly)
         // A request later in the same turn reads the key as the turn's write left it.
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == Self.readOnly)
         #expect(throws: StoreError.self) { try work.commit() }
@@ -106,9 +106,9 @@ import Testing
         #expect(try await test.authenticator.authenticate(Substring(secret.text))?.scopes == .all)
     }
 
-    @Test func aStoredScopeBitNoScopeHasFailsTheReadLoudly() throws {
+    @Test func aStoredScopeBitNoScopeHasFailsTheReadLoudly() async throws {
         let test = try TestStore(.memory)
-        let (account, _, made) = try test.account(withKeys: 1)
+        let (account, _, made) = try await test.account(withKeys: 1)
         // The CHECK of migration 12 keeps such a value out; a copy without it, as a hand-edited
         // file might be, is read through the same decoder.
         try test.store.write { db in

@@ -11,20 +11,20 @@ import Testing
             Issue.record("the key did not authenticate")
             return
         }
-        try test.keys.recordUse(use, host: host)
+        try await test.keys.recordUse(use, host: host)
     }
 
-    private func stored(_ test: TestStore, _ account: Account, _ key: Key) throws -> Key {
-        try test.keys.get(accountID: account.id, keyID: key.id)
+    private func stored(_ test: TestStore, _ account: Account, _ key: Key) async throws -> Key {
+        try await test.keys.get(accountID: account.id, keyID: key.id)
     }
 
     @Test(arguments: StoreKind.allCases)
     func theFirstUseSetsLastUsedAt(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         test.clock.advance(millis: 3_500)
         try await use(test, keys[0].secret, host: nil)
-        let key = try stored(test, account, keys[0].key)
+        let key = try await stored(test, account, keys[0].key)
         #expect(key.lastUsedAt == 1_760_000_003_500)
         #expect(key.lastHost == nil)
     }
@@ -32,50 +32,50 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func lastUsedAtChangesOnlyOnceAMinute(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         try await use(test, keys[0].secret, host: nil)
         let first = test.clock.wallMillis
 
         test.clock.advance(millis: 59_999)
         try await use(test, keys[0].secret, host: nil)
-        #expect(try stored(test, account, keys[0].key).lastUsedAt == first)
+        #expect(try await stored(test, account, keys[0].key).lastUsedAt == first)
 
         test.clock.advance(millis: 1)
         try await use(test, keys[0].secret, host: nil)
-        #expect(try stored(test, account, keys[0].key).lastUsedAt == first + 60_000)
+        #expect(try await stored(test, account, keys[0].key).lastUsedAt == first + 60_000)
     }
 
     @Test(arguments: StoreKind.allCases)
     func aHostIsSetThenChangedAndNoHostKeepsIt(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         try await use(test, keys[0].secret, host: "studio-mac")
-        #expect(try stored(test, account, keys[0].key).lastHost == "studio-mac")
+        #expect(try await stored(test, account, keys[0].key).lastHost == "studio-mac")
 
         // Inside the minute: the host still changes.
         test.clock.advance(millis: 1_000)
         try await use(test, keys[0].secret, host: "laptop")
-        var key = try stored(test, account, keys[0].key)
+        var key = try await stored(test, account, keys[0].key)
         #expect(key.lastHost == "laptop")
         #expect(key.lastUsedAt == 1_760_000_000_000)
 
         // A request without the header changes the time but not the host.
         test.clock.advance(millis: 60_000)
         try await use(test, keys[0].secret, host: nil)
-        key = try stored(test, account, keys[0].key)
+        key = try await stored(test, account, keys[0].key)
         #expect(key.lastHost == "laptop")
         #expect(key.lastUsedAt == 1_760_000_061_000)
 
         try await use(test, keys[0].secret, host: "laptop")
-        #expect(try stored(test, account, keys[0].key).lastHost == "laptop")
+        #expect(try await stored(test, account, keys[0].key).lastHost == "laptop")
     }
 
     @Test(arguments: StoreKind.allCases)
     func aUseChangesOnlyItsOwnKey(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 2)
+        let (account, _, keys) = try await test.account(withKeys: 2)
         try await use(test, keys[0].secret, host: "studio-mac")
-        #expect(try stored(test, account, keys[1].key) == keys[1].key)
+        #expect(try await stored(test, account, keys[1].key) == keys[1].key)
     }
 
     /// The common case is a read only: with another connection holding the write lock, a
@@ -84,7 +84,7 @@ import Testing
         var options = Database.Options()
         options.busyTimeoutMillis = 50
         let test = try TestStore(.file, options: options)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         try await use(test, keys[0].secret, host: "studio-mac")
 
         let other = try Database(path: test.path, options: options)
@@ -96,6 +96,6 @@ import Testing
         try other.execute("COMMIT")
 
         try await use(test, keys[0].secret, host: "laptop")
-        #expect(try stored(test, account, keys[0].key).lastHost == "laptop")
+        #expect(try await stored(test, account, keys[0].key).lastHost == "laptop")
     }
 }

@@ -11,37 +11,37 @@ import Testing
     let key: Key
     let use: KeyUse
 
-    init() throws {
+    init() async throws {
         test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         self.account = account
         key = keys[0].key
         use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)
     }
 
-    @Test func theFirstTimeCountsAndUpdatedAtStays() throws {
+    @Test func theFirstTimeCountsAndUpdatedAtStays() async throws {
         let person = Principal.account(accountID: account.id)
-        let task = try test.tasks.create(person, keyID: key.id, NewTask(title: checked("From the app", .taskTitle)), host: nil)
+        let task = try await test.tasks.create(person, keyID: key.id, NewTask(title: checked("From the app", .taskTitle)), host: nil)
         #expect(task.seenAt == nil)
         test.clock.advance(millis: 2_000)
         let before = test.changes.count
-        let seen = try test.tasks.markSeen(use, [task])
+        let seen = try await test.tasks.markSeen(use, [task])
         #expect(seen[0].seenAt == task.createdAt + 2_000 && seen[0].updatedAt == task.updatedAt)
         #expect(test.changes.count == before + 1)
         if case .taskUpdated(let updated) = test.changes.last?.event { #expect(updated.seenAt == seen[0].seenAt) }
         test.clock.advance(millis: 2_000)
-        #expect(try test.tasks.markSeen(use, seen)[0].seenAt == seen[0].seenAt)
-        #expect(try test.tasks.get(person, taskID: task.id).seenAt == seen[0].seenAt)
+        #expect(try await test.tasks.markSeen(use, seen)[0].seenAt == seen[0].seenAt)
+        #expect(try await test.tasks.get(person, taskID: task.id).seenAt == seen[0].seenAt)
         #expect(test.changes.count == before + 1)
     }
 
-    @Test func theLastClientChangesOnlyWhenItDiffers() throws {
+    @Test func theLastClientChangesOnlyWhenItDiffers() async throws {
         let before = test.changes.count
-        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
-        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
-        #expect(try test.keys.get(accountID: account.id, keyID: key.id).lastClient == Key.Client(name: "claude-code", version: "2.1"))
+        try await test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
+        try await test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
+        #expect(try await test.keys.get(accountID: account.id, keyID: key.id).lastClient == Key.Client(name: "claude-code", version: "2.1"))
         #expect(test.changes.count == before + 1)
-        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.2"))
+        try await test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.2"))
         #expect(test.changes.count == before + 2)
         if case .keyUpdated(let updated) = test.changes.last?.event { #expect(updated.lastClient?.version == "2.2") }
     }

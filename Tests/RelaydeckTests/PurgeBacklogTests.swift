@@ -7,25 +7,25 @@ import Testing
 /// partial indexes of deleted rows, a bounded number of them.
 @Suite struct PurgeBacklogTests {
     @Test(arguments: StoreKind.allCases)
-    func nothingDeletedIsNoBacklog(kind: StoreKind) throws {
+    func nothingDeletedIsNoBacklog(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        _ = try test.account(withKeys: 2)
+        _ = try await test.account(withKeys: 2)
         #expect(try PurgeBacklog.read(test.store) == PurgeBacklog(keys: 0, accounts: 0, textBytes: 0, oldestDeletedAt: nil))
     }
 
     @Test(arguments: StoreKind.allCases)
-    func deletionsWaitUntilThePurgeRemovesThemAndTheTextFallsFirst(kind: StoreKind) throws {
+    func deletionsWaitUntilThePurgeRemovesThemAndTheTextFallsFirst(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 3)
+        let (account, _, keys) = try await test.account(withKeys: 3)
         let person = Principal.account(accountID: account.id)
         for number in 0..<(Purger.batchSize + 50) {
-            _ = try test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("Task \(number)", .taskTitle)), host: nil)
+            _ = try await test.tasks.create(person, keyID: keys[0].key.id, NewTask(title: checked("Task \(number)", .taskTitle)), host: nil)
         }
         let deletedAt = test.clock.wallMillis
-        try test.keys.delete(accountID: account.id, keyID: keys[0].key.id)
+        try await test.keys.delete(accountID: account.id, keyID: keys[0].key.id)
         test.clock.advance(millis: 5_000)
-        let (other, _, _) = try test.account(withKeys: 1)
-        try test.accounts.delete(other.id)
+        let (other, _, _) = try await test.account(withKeys: 1)
+        try await test.accounts.delete(other.id)
 
         let before = try PurgeBacklog.read(test.store)
         // The deleted key, and the other account's key marked with it; one account.

@@ -8,12 +8,12 @@ import Testing
         let test = try TestStore(kind)
         var accounts: [(account: Account, token: Secret, keys: [(key: Key, secret: Secret)])] = []
         for _ in 0..<30 {
-            accounts.append(try test.account(withKeys: 20))
+            accounts.append(try await test.account(withKeys: 20))
         }
         let doomed = accounts.prefix(25)
         let kept = accounts.suffix(5)
         for entry in doomed {
-            try test.accounts.delete(entry.account.id)
+            try await test.accounts.delete(entry.account.id)
         }
         let purger = Purger(store: test.store)
         #expect(try purger.hasWork())
@@ -36,38 +36,38 @@ import Testing
             #expect(try test.rowCount("keys", where: "account_id = '\(entry.account.id)'") == 0)
         }
         for entry in kept {
-            #expect(try test.accounts.get(entry.account.id) == entry.account)
-            #expect(try test.keys.list(accountID: entry.account.id).count == 20)
+            #expect(try await test.accounts.get(entry.account.id) == entry.account)
+            #expect(try await test.keys.list(accountID: entry.account.id).count == 20)
             #expect(try await test.authenticator.authenticate(Substring(entry.token.text)) == .account(accountID: entry.account.id))
             #expect(try await test.authenticator.authenticate(Substring(entry.keys[19].secret.text))?.accountID == entry.account.id)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
-    func accountsWithoutKeysGoInBatchesToo(kind: StoreKind) throws {
+    func accountsWithoutKeysGoInBatchesToo(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         for _ in 0..<250 {
-            let (account, _) = try test.accounts.create()
-            try test.accounts.delete(account.id)
+            let (account, _) = try await test.accounts.create()
+            try await test.accounts.delete(account.id)
         }
-        let live = try test.accounts.create().account
+        let live = try await test.accounts.create().account
         let purger = Purger(store: test.store)
         #expect(try purger.step() == true)
         #expect(try test.rowCount("accounts") == 51)
         #expect(try purger.step() == false)
         #expect(try test.rowCount("accounts") == 1)
-        #expect(try test.accounts.get(live.id) == live)
+        #expect(try await test.accounts.get(live.id) == live)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aDeletedKeyGoesAndItsLiveAccountStays(kind: StoreKind) throws {
+    func aDeletedKeyGoesAndItsLiveAccountStays(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 3)
+        let (account, _, keys) = try await test.account(withKeys: 3)
         let purger = Purger(store: test.store)
         #expect(try purger.hasWork() == false)
         #expect(try purger.step() == false)
 
-        try test.keys.delete(accountID: account.id, keyID: keys[1].key.id)
+        try await test.keys.delete(accountID: account.id, keyID: keys[1].key.id)
         #expect(try purger.hasWork())
         #expect(try test.rowCount("keys") == 3)
         #expect(try purger.step() == true)
@@ -75,7 +75,7 @@ import Testing
         #expect(try purger.hasWork() == false)
         #expect(try test.rowCount("keys") == 2)
         #expect(try test.rowCount("keys", where: "id = '\(keys[1].key.id)'") == 0)
-        #expect(try test.keys.list(accountID: account.id).map(\.id) == [keys[2].key.id, keys[0].key.id])
+        #expect(try await test.keys.list(accountID: account.id).map(\.id) == [keys[2].key.id, keys[0].key.id])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -92,10 +92,10 @@ import Testing
     /// deleted account's devices and registrations before the account; nothing of a live
     /// key or account is touched.
     @Test(arguments: StoreKind.allCases)
-    func whatADeletedKeyOrAccountOwnedGoesFirst(kind: StoreKind) throws {
+    func whatADeletedKeyOrAccountOwnedGoesFirst(kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (doomed, _, doomedKeys) = try test.account(withKeys: 2)
-        let (kept, _, keptKeys) = try test.account(withKeys: 1)
+        let (doomed, _, doomedKeys) = try await test.account(withKeys: 2)
+        let (kept, _, keptKeys) = try await test.account(withKeys: 1)
         for (account, key) in [(doomed.id, doomedKeys[0].key.id), (doomed.id, doomedKeys[1].key.id), (kept.id, keptKeys[0].key.id)] {
             try test.store.write { db in
                 for n in 0..<150 {
@@ -108,8 +108,8 @@ import Testing
                 try db.statement(Self.insertLiveActivity).run(.text("tsk_\(key)_0"), .text("dev_\(key)"), .text(account))
             }
         }
-        try test.keys.delete(accountID: doomed.id, keyID: doomedKeys[0].key.id)
-        try test.accounts.delete(doomed.id)
+        try await test.keys.delete(accountID: doomed.id, keyID: doomedKeys[0].key.id)
+        try await test.accounts.delete(doomed.id)
         let purger = Purger(store: test.store)
         var steps = 0
         while try purger.step() { steps += 1 }

@@ -9,9 +9,9 @@ import Testing
     private let account: Account
     private let keyID: String
 
-    init() throws {
+    init() async throws {
         test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         self.account = account
         keyID = keys[0].key.id
     }
@@ -28,14 +28,14 @@ import Testing
 
     private func now() -> Int64 { test.clock.wallMillis }
 
-    @Test func closedTasksGoNinetyDaysAfterTheirLastUpdateWithAnEvent() throws {
+    @Test func closedTasksGoNinetyDaysAfterTheirLastUpdateWithAnEvent() async throws {
         try insertTask("tsk_old_done", status: "done", updatedAt: now() - Retention.closedTasks - 1)
         try insertTask("tsk_old_cancelled", status: "cancelled", updatedAt: now() - Retention.closedTasks - 1)
         try insertTask("tsk_recent_done", status: "done", updatedAt: now() - Retention.closedTasks + 1)
         try insertTask("tsk_old_open", status: "todo", updatedAt: 0)
         let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
-        #expect(try retention.step())
-        #expect(try retention.step() == false)
+        #expect(try await retention.step())
+        #expect(try await retention.step() == false)
         #expect(try test.rowCount("tasks") == 2)
         let deleted = test.changes.compactMap { change -> String? in
             if case .taskDeleted(let id, let key) = change.event, key == keyID { return id }
@@ -43,11 +43,11 @@ import Testing
         }
         #expect(Set(deleted) == ["tsk_old_done", "tsk_old_cancelled"])
         #expect(test.changes.last?.actor == .server)
-        let counts = try test.keys.get(accountID: account.id, keyID: keyID).counts
+        let counts = try await test.keys.get(accountID: account.id, keyID: keyID).counts
         #expect((counts.todo, counts.done, counts.cancelled) == (1, 1, 0))
     }
 
-    @Test func webSessionsUnusedForThirtyDaysAndExpiredLoginLinksGo() throws {
+    @Test func webSessionsUnusedForThirtyDaysAndExpiredLoginLinksGo() async throws {
         let t = now()
         try test.store.write { db in
             for (id, used) in [("wss_idle", t - WebSignIn.sessionIdleMillis), ("wss_live", t - WebSignIn.sessionIdleMillis + 1)] {
@@ -61,8 +61,8 @@ import Testing
             }
         }
         let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
-        #expect(try retention.step())
-        #expect(try retention.step() == false)
+        #expect(try await retention.step())
+        #expect(try await retention.step() == false)
         let left = try test.store.read { db in
             (try db.rows("SELECT id FROM web_sessions", []) { try $0.text("id") },
              try db.rows("SELECT expires_at FROM web_login_links", []) { try $0.int64("expires_at") })
@@ -71,7 +71,7 @@ import Testing
         #expect(left.1 == [t + 1])
     }
 
-    @Test func inboxQuestionsActivityAndMovesGoAfterTheirTimes() throws {
+    @Test func inboxQuestionsActivityAndMovesGoAfterTheirTimes() async throws {
         let t = now()
         try test.store.write { db in
             for (id, created, read) in [("inb_unread_old", t - Retention.unreadItems - 1, nil),
@@ -104,7 +104,7 @@ import Testing
             }
         }
         let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
-        while try retention.step() {}
+        while try await retention.step() {}
         #expect(try test.ids("inbox_items") == ["inb_read_new", "inb_unread_new"])
         #expect(try test.ids("questions") == ["qst_new", "qst_pending"])
         #expect(try test.ids("activity") == ["act_new"])

@@ -21,7 +21,7 @@ import Testing
         LiveActivities.SQL.taskOfAccount, LiveActivities.SQL.upsert, LiveActivities.SQL.delete, LiveActivities.SQL.ofTask,
         ActivityLog.SQL.insert, ActivityLog.SQL.trim, ActivityLog.SQL.firstPage, ActivityLog.SQL.nextPage, ActivityLog.SQL.newestKept,
         Retention.SQL.deleteActivity, TaskSQL.bumpSeq, TaskSQL.currentSeq, TaskSQL.moveCount,
-        TaskSQL.unchanged(byKey: true), TaskSQL.unchanged(byKey: false), TaskSQL.moved,
+        TaskSQL.unchanged(byKey: true, .sqlite), TaskSQL.unchanged(byKey: false, .sqlite), TaskSQL.moved(.sqlite),
         WebSignIn.SQL.insertLink, WebSignIn.SQL.selectLink, WebSignIn.SQL.deleteLink, WebSignIn.SQL.deleteExpiredLinks,
         WebSignIn.SQL.deleteLinksOfAccount, WebSignIn.SQL.insertSession, WebSignIn.SQL.selectSession,
         WebSignIn.SQL.selectSessions, WebSignIn.SQL.touchSession, WebSignIn.SQL.deleteSession, WebSignIn.SQL.deleteIdleSessions,
@@ -36,20 +36,20 @@ import Testing
         try test.store.read { db in _ = try db.prepare(sql) }
     }
 
-    @Test func aRenamedColumnFailsTheReadInsteadOfReadingEmpty() throws {
+    @Test func aRenamedColumnFailsTheReadInsteadOfReadingEmpty() async throws {
         let test = try TestStore(.memory)
-        let (account, _, _) = try test.account(withKeys: 1)
+        let (account, _, _) = try await test.account(withKeys: 1)
         try test.store.write { db in
             try db.execute("ALTER TABLE keys ADD COLUMN title TEXT")
             try db.execute("UPDATE keys SET title = label")
             try db.execute("ALTER TABLE keys DROP COLUMN label")
         }
-        #expect(throws: StoreError.self) { try test.keys.list(accountID: account.id) }
+        await #expect(throws: StoreError.self) { try await test.keys.list(accountID: account.id) }
     }
 
-    @Test func aColumnThatTurnedNullFailsTheRead() throws {
+    @Test func aColumnThatTurnedNullFailsTheRead() async throws {
         let test = try TestStore(.memory)
-        let (account, _, _) = try test.account(withKeys: 1)
+        let (account, _, _) = try await test.account(withKeys: 1)
         // A copy without the NOT NULL constraints, as a hand-edited file might be.
         try test.store.write { db in
             try db.execute("CREATE TABLE loose AS SELECT * FROM keys")

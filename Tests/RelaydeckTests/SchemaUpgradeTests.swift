@@ -116,7 +116,7 @@ import Testing
     }
 
     /// Migration 12: a key made before scopes keeps every one of them.
-    @Test func aKeyMadeBeforeScopesKeepsEveryScope() throws {
+    @Test func aKeyMadeBeforeScopesKeepsEveryScope() async throws {
         let directory = TemporaryDirectory()
         let path = directory.file("old.db")
         do {
@@ -134,6 +134,6 @@ import Testing
         #expect(try store.open())
         #expect(try Self.values(store, "SELECT scopes FROM keys") == ["63"])
         let keys = Keys(store: store, clock: ManualClock(), random: SeededRandom(), hub: EventHub())
-        #expect(try keys.get(accountID: "acc_1", keyID: "key_1").scopes == .all)
+        #expect(try await keys.get(accountID: "acc_1", keyID: "key_1").scopes == .all)
     }
 }

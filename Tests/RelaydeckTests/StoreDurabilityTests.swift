@@ -13,10 +13,10 @@ import Testing
         #expect(test.store.isHealthy())
     }
 
-    @Test func closeEmptiesTheWriteAheadLog() throws {
+    @Test func closeEmptiesTheWriteAheadLog() async throws {
         let test = try TestStore(.file)
         for _ in 0..<5 {
-            _ = try test.account(withKeys: 3)
+            _ = try await test.account(withKeys: 3)
         }
         let wal = test.path + "-wal"
         #expect((TemporaryDirectory.size(of: wal) ?? 0) > 0)
@@ -37,9 +37,9 @@ import Testing
         #expect(try first.open())
         let accounts = Accounts(store: first, clock: clock, random: random, hub: EventHub())
         let keys = Keys(store: first, clock: clock, random: random, hub: EventHub())
-        let (account, token) = try accounts.create()
-        _ = try accounts.update(account.id, liveActivities: false)
-        let (key, secret) = try keys.create(accountID: account.id, label: checked("Cursor"))
+        let (account, token) = try await accounts.create()
+        _ = try await accounts.update(account.id, liveActivities: false)
+        let (key, secret) = try await keys.create(accountID: account.id, label: checked("Cursor"))
         first.close()
 
         let second = Store(path: path)
@@ -47,8 +47,8 @@ import Testing
         let reopenedAccounts = Accounts(store: second, clock: clock, random: random, hub: EventHub())
         let reopenedKeys = Keys(store: second, clock: clock, random: random, hub: EventHub())
         let authenticator = Authenticator(store: second, clock: clock)
-        #expect(try reopenedAccounts.get(account.id) == Account(id: account.id, createdAt: account.createdAt, liveActivities: false))
-        #expect(try reopenedKeys.list(accountID: account.id) == [key])
+        #expect(try await reopenedAccounts.get(account.id) == Account(id: account.id, createdAt: account.createdAt, liveActivities: false))
+        #expect(try await reopenedKeys.list(accountID: account.id) == [key])
         #expect(try await authenticator.authenticate(Substring(token.text)) == .account(accountID: account.id))
         #expect(try await authenticator.authenticate(Substring(secret.text))?.credentialID == key.id)
         second.close()

@@ -8,7 +8,7 @@ import Testing
 /// `Store`: unavailable while the file cannot be opened or stays locked, and working again
 /// (without a restart) once the cause is gone.
 @Suite struct StoreRecoveryTests {
-    @Test func aPathInAMissingDirectoryIsUnavailableUntilItExists() throws {
+    @Test func aPathInAMissingDirectoryIsUnavailableUntilItExists() async throws {
         let directory = TemporaryDirectory()
         let monotonic = ManualClock()
         let store = Store(path: directory.file("later/relaydeck.db"), clock: monotonic)
@@ -19,7 +19,7 @@ import Testing
 
         #expect(try store.open() == false)
         #expect(store.isOpen == false)
-        expectUnavailable { _ = try accounts.create() }
+        await expectUnavailable { _ = try await accounts.create() }
         expectUnavailable { _ = try store.read { _ in 1 } }
         expectUnavailable { _ = try store.write { _ in 1 } }
         #expect(store.isHealthy() == false)
@@ -27,14 +27,14 @@ import Testing
         // Created, but the store tries again at most once a second.
         directory.makeDirectory("later")
         monotonic.advance(millis: 999)
-        expectUnavailable { _ = try accounts.create() }
+        await expectUnavailable { _ = try await accounts.create() }
         #expect(recoveries == 0)
 
         monotonic.advance(millis: 1)
-        let (account, _) = try accounts.create()
+        let (account, _) = try await accounts.create()
         #expect(store.isOpen)
         #expect(recoveries == 1)
-        #expect(try accounts.get(account.id) == account)
+        #expect(try await accounts.get(account.id) == account)
         #expect(store.isHealthy())
         #expect(recoveries == 1)
         store.close()
@@ -56,32 +56,32 @@ import Testing
         store.close()
     }
 
-    @Test func aWriteLockHeldElsewhereIsUnavailableUntilReleased() throws {
+    @Test func aWriteLockHeldElsewhereIsUnavailableUntilReleased() async throws {
         var options = Database.Options()
         options.busyTimeoutMillis = 50
         let test = try TestStore(.file, options: options)
         var recoveries = 0
         test.store.onRecovered = { recoveries += 1 }
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
 
         let other = try Database(path: test.path, options: options)
         try other.execute("BEGIN IMMEDIATE")
         try other.execute("UPDATE accounts SET live_activities = 0")
-        expectUnavailable { _ = try test.accounts.create() }
-        expectUnavailable { _ = try test.accounts.update(account.id, liveActivities: true) }
+        await expectUnavailable { _ = try await test.accounts.create() }
+        await expectUnavailable { _ = try await test.accounts.update(account.id, liveActivities: true) }
         // WAL: reads still see the last commit.
-        #expect(try test.accounts.get(account.id).liveActivities == true)
+        #expect(try await test.accounts.get(account.id).liveActivities == true)
         #expect(test.store.isHealthy())
         try other.execute("COMMIT")
 
         // The same connection works again at once: no reopen, no wait.
-        #expect(try test.accounts.get(account.id).liveActivities == false)
-        let (second, _) = try test.accounts.create()
-        #expect(try test.accounts.get(second.id) == second)
+        #expect(try await test.accounts.get(account.id).liveActivities == false)
+        let (second, _) = try await test.accounts.create()
+        #expect(try await test.accounts.get(second.id) == second)
         #expect(test.store.isOpen)
         // The first write that works again ends the failure, once.
         #expect(recoveries == 1)
-        _ = try test.accounts.create()
+        _ = try await test.accounts.create()
         #expect(recoveries == 1)
         other.close()
     }

@@ -73,12 +73,12 @@ import Testing
         let work = try #require(try test.store.tryBeginWork())
         try await test.store.writing(hub: test.hub) { db, turn in
             try await db.run(Self.insert, "a")
-            try turn.record(Self.change("key_a"))
+            try await turn.record(Self.change("key_a"))
         }
         await #expect(throws: Boom.self) {
             try await test.store.writing(hub: test.hub) { db, turn in
                 try await db.run(Self.insert, "b")
-                try turn.record(Self.change("key_b"))
+                try await turn.record(Self.change("key_b"))
                 throw Boom()
             }
         }

@@ -10,9 +10,9 @@ import Testing
     /// A planner that keeps every change it was asked to plan.
     final class RecordingPlanner: ChangePlanner {
         private(set) var planned: [Change] = []
-        func plan(_ changes: [Change], in db: Database) throws { planned += changes }
-        func message(_ db: Database, accountID: String, keyID: String, title: String, body: String,
-                     taskID: String?) throws -> Int { 0 }
+        func plan(_ changes: [Change], in db: any StoreSession) async throws { planned += changes }
+        func message(_ db: any StoreSession, accountID: String, keyID: String, title: String, body: String,
+                     taskID: String?) async throws -> Int { 0 }
     }
 
     struct Boom: Error {}
@@ -29,7 +29,7 @@ import Testing
             let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck", watchBundleID: nil),
                                       clock: test.clock)
             test.hub.planners = [planner]
-            let (account, _, keys) = try test.account(withKeys: 1)
+            let (account, _, keys) = try await test.account(withKeys: 1)
             key = keys[0].key
             agent = test.agent(key)
             _ = try await Devices(store: test.store, clock: test.clock).register(
@@ -39,8 +39,8 @@ import Testing
                     environment: .production, apnsToken: PushToken(String(repeating: "a1", count: 32))))
         }
 
-        func task(_ title: String) throws -> WorkTask {
-            try test.tasks.create(agent, keyID: nil, NewTask(title: checked(title, .taskTitle)), host: nil)
+        func task(_ title: String) async throws -> WorkTask {
+            try await test.tasks.create(agent, keyID: nil, NewTask(title: checked(title, .taskTitle)), host: nil)
         }
 
         /// A table whose foreign key is checked only at COMMIT, and a trigger that breaks it
@@ -62,12 +62,12 @@ import Testing
         let push = try await Pushing(kind)
         let before = push.test.changes.count
         var kept: WorkTask?
-        try push.test.store.write { _ in
-            kept = try push.task("Kept")
+        try await push.test.store.writing { _ in
+            kept = try await push.task("Kept")
             // A write that recorded its change (and planned its push), then failed.
-            #expect(throws: Boom.self) {
-                try push.test.store.write(hub: push.test.hub) { _, _ in
-                    _ = try push.task("Undone")
+            await #expect(throws: Boom.self) {
+                try await push.test.store.writing(hub: push.test.hub) { _, _ in
+                    _ = try await push.task("Undone")
                     #expect(try push.test.rowCount("push_jobs") == 2)
                     throw Boom()
                 }
@@ -88,30 +88,30 @@ import Testing
         try push.poisonCommits()
         let before = push.test.changes.count
         let work = try #require(try push.test.store.tryBeginWork())
-        _ = try push.task("Ship it")
-        _ = try push.task("poison")
+        _ = try await push.task("Ship it")
+        _ = try await push.task("poison")
         #expect(try push.test.rowCount("push_jobs") == 2)
         #expect(throws: StoreError.self) { try work.commit() }
         #expect(push.test.changes.count == before)
         #expect(try push.test.rowCount("push_jobs") == 0)
         #expect(try push.test.rowCount("tasks") == 0)
         // Nothing of it is left to come out later: the next write publishes only its own.
-        let next = try push.task("Next")
+        let next = try await push.task("Next")
         #expect(Array(push.test.changes[before...]).map(\.event) == [.taskCreated(next)])
         #expect(try push.test.rowCount("push_jobs") == 1)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func theChangesOfTwoWritesInOneTurnArePublishedInOrderAfterItsCommit(_ kind: StoreKind) throws {
+    func theChangesOfTwoWritesInOneTurnArePublishedInOrderAfterItsCommit(_ kind: StoreKind) async throws {
         let test = try TestStore(kind)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         let key = keys[0].key
         let before = test.changes.count
         var committedWhenSeen: [Bool] = []
         test.hub.subscribe { _ in committedWhenSeen.append(!((try? test.store.read { $0.isInTransaction }) ?? true)) }
         let work = try #require(try test.store.tryBeginWork())
-        let task = try test.tasks.create(test.agent(key), keyID: nil, NewTask(title: checked("First", .taskTitle)), host: nil)
-        let renamed = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
+        let task = try await test.tasks.create(test.agent(key), keyID: nil, NewTask(title: checked("First", .taskTitle)), host: nil)
+        let renamed = try await test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
         #expect(test.changes.count == before)
         try work.commit()
         #expect(Array(test.changes[before...]) == [
@@ -121,9 +121,9 @@ import Testing
         #expect(committedWhenSeen == [true, true])
     }
 
-    @Test func aWriteOfItsOwnPublishesOnlyOnceItsRowsAreCommitted() throws {
+    @Test func aWriteOfItsOwnPublishesOnlyOnceItsRowsAreCommitted() async throws {
         let test = try TestStore(.file)
-        let (_, _, keys) = try test.account(withKeys: 1)
+        let (_, _, keys) = try await test.account(withKeys: 1)
         let outside = try Database(path: test.path)
         defer { outside.close() }
         var visibleWhenSeen: [Int] = []
@@ -134,26 +134,26 @@ import Testing
             }
             visibleWhenSeen.append(found ?? -1)
         }
-        _ = try test.tasks.create(test.agent(keys[0].key), keyID: nil, NewTask(title: checked("Seen", .taskTitle)), host: nil)
+        _ = try await test.tasks.create(test.agent(keys[0].key), keyID: nil, NewTask(title: checked("Seen", .taskTitle)), host: nil)
         #expect(visibleWhenSeen == [1])
     }
 
     /// Before the unit of work, `Keys` published `key.created` and `key.updated` without
     /// planning them; now every published change was planned, once, in its order.
     @Test(arguments: StoreKind.allCases)
-    func everyPublishedChangeWasPlannedOnceKeysChangesIncluded(_ kind: StoreKind) throws {
+    func everyPublishedChangeWasPlannedOnceKeysChangesIncluded(_ kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let planner = RecordingPlanner()
         test.hub.planners = [planner]
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         let key = keys[0].key
-        _ = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
+        _ = try await test.keys.update(accountID: account.id, keyID: key.id, label: checked("Renamed"))
         let use = KeyUse(keyID: key.id, accountID: account.id, lastUsedAt: nil, lastHost: nil, scopes: .all)
-        try test.keys.recordUse(use, host: "build-box")
-        try test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
-        _ = try test.tasks.create(.account(accountID: account.id), keyID: key.id, NewTask(title: checked("For you", .taskTitle)),
+        try await test.keys.recordUse(use, host: "build-box")
+        try await test.keys.recordClient(use, Key.Client(name: "claude-code", version: "2.1"))
+        _ = try await test.tasks.create(.account(accountID: account.id), keyID: key.id, NewTask(title: checked("For you", .taskTitle)),
                                   host: nil)
-        _ = try test.inbox.read(use, limit: 20, markRead: true)
+        _ = try await test.inbox.read(use, limit: 20, markRead: true)
         let names = planner.planned.map(\.event.name)
         #expect(names == ["key.created", "key.updated", "key.updated", "key.updated", "task.created", "inbox.updated",
                           "task.updated", "inbox.updated"])
@@ -165,27 +165,31 @@ import Testing
         let push = try await Pushing(.memory)
         let jobs = try push.test.rowCount("push_jobs")
         let windows = try push.test.rowCount("push_windows")
-        _ = try push.test.keys.create(accountID: push.key.accountID, label: checked("Second"))
-        _ = try push.test.keys.update(accountID: push.key.accountID, keyID: push.key.id, label: checked("Renamed"))
+        _ = try await push.test.keys.create(accountID: push.key.accountID, label: checked("Second"))
+        _ = try await push.test.keys.update(accountID: push.key.accountID, keyID: push.key.id, label: checked("Renamed"))
         let use = KeyUse(keyID: push.key.id, accountID: push.key.accountID, lastUsedAt: nil, lastHost: nil, scopes: .all)
-        try push.test.keys.recordUse(use, host: "build-box")
+        try await push.test.keys.recordUse(use, host: "build-box")
         #expect(try push.test.rowCount("push_jobs") == jobs)
         #expect(try push.test.rowCount("push_windows") == windows)
     }
 
-    @Test func aSubscriberThatWritesWhileChangesArePublishedGetsAWriteOfItsOwn() throws {
+    @Test func aSubscriberThatWritesWhileChangesArePublishedGetsAWriteOfItsOwn() async throws {
         let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         let key = keys[0].key
-        var renamed: Key?
+        var wrote = false
+        // Publishing comes after the COMMIT: the unit of work is over, so a write here (a
+        // subscriber's own, synchronous) is a transaction of its own, and it commits.
         test.hub.subscribe { change in
-            guard case .taskCreated = change.event, renamed == nil else { return }
-            renamed = try? test.keys.update(accountID: account.id, keyID: key.id, label: checked("Busy"))
+            guard case .taskCreated = change.event, !wrote else { return }
+            wrote = (try? test.store.write { db in
+                try db.statement("UPDATE keys SET label = 'Busy' WHERE id = ?1").run(.text(key.id))
+            }) != nil
         }
         let before = test.changes.count
-        _ = try test.tasks.create(test.agent(key), keyID: nil, NewTask(title: checked("Go", .taskTitle)), host: nil)
-        let updated = try #require(renamed)
-        #expect(Array(test.changes[before...]).map(\.event.name) == ["task.created", "key.updated"])
-        #expect(try test.keys.get(accountID: account.id, keyID: key.id) == updated)
+        _ = try await test.tasks.create(test.agent(key), keyID: nil, NewTask(title: checked("Go", .taskTitle)), host: nil)
+        #expect(wrote)
+        #expect(Array(test.changes[before...]).map(\.event.name) == ["task.created"])
+        #expect(try await test.keys.get(accountID: account.id, keyID: key.id).label == "Busy")
     }
 }

@@ -44,7 +44,7 @@ struct Gate {
                 record.client = Key.Client(name: grant.clientName, version: "")
             }
             do {
-                try context.services.keys.recordUse(use, host: host)
+                try await context.services.keys.recordUse(use, host: host)
                 try await context.services.oauthGrants.recordUse(use)
             } catch StoreError.unavailable {
                 // A read while another process holds the write lock: the use is noted by a

@@ -19,7 +19,7 @@ struct MCPContent {
     static let openURI = "tasks://open"
     static let taskPrefix = "tasks://task/"
 
-    func answer(_ exchange: MCPExchange) throws -> HTTPResponse {
+    func answer(_ exchange: MCPExchange) async throws -> HTTPResponse {
         switch exchange.method {
         case "resources/list":
             let open = Self.entry([
@@ -38,7 +38,7 @@ struct MCPContent {
             MCPRoutes.cacheable(&result, exchange, scope: "private", ttl: MCPServerInfo.scopedListTTLMillis)
             return exchange.reply(result)
         case "resources/read":
-            return try read(exchange)
+            return try await read(exchange)
         case "prompts/list":
             var result = JSONObject([("prompts", .array(MCPPrompts.listed))])
             MCPRoutes.cacheable(&result, exchange, scope: "public")
@@ -50,7 +50,7 @@ struct MCPContent {
 
     /// `resources/read`: the content is the key's own data, so a client keeps it privately and
     /// not at all (`ttlMs` 0: it changes with every task).
-    private func read(_ exchange: MCPExchange) throws -> HTTPResponse {
+    private func read(_ exchange: MCPExchange) async throws -> HTTPResponse {
         guard case .string(let uri)? = exchange.params["uri"] else { throw MCPError.invalidParams("\"uri\" must be a string.") }
         guard Self.mayRead(exchange) else {
             // Not a tool, so no tool error: the JSON-RPC error of params the credential may
@@ -66,7 +66,7 @@ struct MCPContent {
         // written by `streamed`, after the envelope, where its placeholder stands.
         let text: String
         if uri == Self.openURI {
-            let (open, next) = try openTasks(principal)
+            let (open, next) = try await openTasks(principal)
             if StreamedArray.worthStreaming(expectedBytes: open.reduce(0) { $0 + $1.pageBytes }) {
                 var array = StreamedArray(count: open.count) { index, writer in MCPTask.write(open[index], to: &writer) }
                 array.asStringContent = true
@@ -91,7 +91,7 @@ struct MCPContent {
                 }
             }
         } else if uri.hasPrefix(Self.taskPrefix), uri.count > Self.taskPrefix.count {
-            let task = try tasks.get(principal, taskID: String(uri.dropFirst(Self.taskPrefix.count)))
+            let task = try await tasks.get(principal, taskID: String(uri.dropFirst(Self.taskPrefix.count)))
             text = Self.text(capacity: MCPTask.capacity(task)) { MCPTask.write(task, to: &$0) }
         } else {
             throw MCPError.invalidParams("Resource not found: \(FieldNames.shown(uri))", restCode: "not_found")
@@ -105,13 +105,13 @@ struct MCPContent {
     /// The open tasks of the key, newest first, up to one page's byte budget in all
     /// (`TaskFilter.pageBytes`): a resource is read whole, so past that it is cut, with the
     /// cursor that `list_tasks` goes on from.
-    private func openTasks(_ principal: Principal) throws -> (tasks: [WorkTask], next: TaskCursor?) {
+    private func openTasks(_ principal: Principal) async throws -> (tasks: [WorkTask], next: TaskCursor?) {
         var open: [WorkTask] = []
         var cursor: TaskCursor?
         var budget = TaskFilter.pageBytes
         repeat {
             let filter = TaskFilter(statuses: Self.openStatuses, limit: TaskFilter.maxLimit, byteBudget: budget)
-            let (page, next) = try context.services.tasks.list(principal, filter, after: cursor)
+            let (page, next) = try await context.services.tasks.list(principal, filter, after: cursor)
             open += page
             cursor = next
             budget -= page.reduce(0) { $0 + $1.pageBytes }

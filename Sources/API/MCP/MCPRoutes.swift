@@ -19,7 +19,7 @@ final class MCPRoutes: RouteGroup {
     }
 
     var routes: [Route] {
-        var post = Endpoint(.post, .apiKey { [self] call, use in serve(&call, use) })
+        var post = Endpoint(.post, .apiKey { [self] call, use in await serve(&call, use) })
         post.keyInQuery = true
         post.failureAnswer = { request, error in Self.failureAnswer(request, error) }
         post.screen = { [configuration = context.configuration] request throws(APIError) in
@@ -30,7 +30,7 @@ final class MCPRoutes: RouteGroup {
 
     /// One POST. A refusal before the method is read keeps the action `POST /mcp`
     /// (`rest-api.md#activity-log`); a notification is `202` and has no entry.
-    func serve(_ call: inout Call, _ use: KeyUse) -> Outcome {
+    func serve(_ call: inout Call, _ use: KeyUse) async -> Outcome {
         let message: MCPMessage
         do {
             message = try MCPMessage.parse(call.request.body)
@@ -53,11 +53,11 @@ final class MCPRoutes: RouteGroup {
         if let client = exchange.clientInfo {
             call.note.client = client
             // `rest-api.md#key`: `last_client` follows the most recent MCP request.
-            try? context.services.keys.recordClient(use, client)
+            try? await context.services.keys.recordClient(use, client)
         }
         do {
             guard message.paramsAreObject else { throw MCPError.invalidParams("\"params\" must be an object.") }
-            return try dispatch(exchange, &call.note)
+            return try await dispatch(exchange, &call.note)
         } catch {
             return refuse(error, id: id, &call.note)
         }
@@ -76,7 +76,7 @@ final class MCPRoutes: RouteGroup {
     private static let modernMethods = sharedMethods.union(["server/discover"])
     private static let olderMethods = sharedMethods.union(["initialize", "ping"])
 
-    private func dispatch(_ exchange: MCPExchange, _ note: inout RecordNote) throws -> Outcome {
+    private func dispatch(_ exchange: MCPExchange, _ note: inout RecordNote) async throws -> Outcome {
         guard Self.methods(exchange.revision).contains(exchange.method) else {
             throw MCPError.methodNotFound(exchange.method, modern: exchange.revision.isModern)
         }
@@ -96,9 +96,9 @@ final class MCPRoutes: RouteGroup {
             Self.cacheable(&result, exchange, scope: "private", ttl: MCPServerInfo.scopedListTTLMillis)
             return .respond(exchange.reply(result))
         case "tools/call":
-            return try tools.call(exchange, &note)
+            return try await tools.call(exchange, &note)
         default:
-            return .respond(try MCPContent(context: context).answer(exchange))
+            return .respond(try await MCPContent(context: context).answer(exchange))
         }
     }
 

@@ -8,7 +8,7 @@ extension MCPTools {
     /// `wait_seconds` in `Limits.waitSeconds` (default 0), `limit` the sizes of
     /// `Limits.inboxPage` (and its default), `mark_read` (default true). The inbox line has the
     /// number after the call.
-    func checkInbox(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func checkInbox(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? 0
         let limit = reader.read("limit", .int(Limits.inboxPage.sizes)) ?? Limits.inboxPage.defaultSize
         let markRead = reader.read("mark_read", .bool) ?? true
@@ -17,7 +17,7 @@ extension MCPTools {
         let render = { (items: [InboxItem], unread: Int) -> HTTPResponse in
             invocation.reply(Self.written(items, unread: unread), summary: Self.summary(items), unread: unread)
         }
-        let outcome = try Wait.inboxItems(of: invocation.use, inbox: services.inbox, seconds: wait, limit: limit,
+        let outcome = try await Wait.inboxItems(of: invocation.use, inbox: services.inbox, seconds: wait, limit: limit,
                                           markRead: markRead, render: render)
         switch outcome {
         case .park(let wait): return .wait(wait)
@@ -29,7 +29,7 @@ extension MCPTools {
 
     /// `to` is a key ID or the exact label of a different key of the account; 60 messages an
     /// hour from one sender, counted with `POST /v1/messages`.
-    func sendMessage(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func sendMessage(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         reader.require("to")
         reader.require("text")
         let recipient = reader.read("to", .string)
@@ -39,13 +39,13 @@ extension MCPTools {
         guard let recipient, let text else { throw APIError.defect("checked arguments lost their to or text") }
         let use = invocation.use
         try context.messageLimiter.admit(use.keyID, now: context.nowMicros)
-        let item = try services.inbox.send(.key(use), to: .to(recipient), text: text, taskID: taskID)
+        let item = try await services.inbox.send(.key(use), to: .to(recipient), text: text, taskID: taskID)
         return .result(Self.written { item.write(to: &$0) }, summary: "Sent message \(item.id).")
     }
 
-    func listAgents(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func listAgents(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         try reader.check()
-        let keys = try services.keys.list(accountID: invocation.use.accountID)
+        let keys = try await services.keys.list(accountID: invocation.use.accountID)
         let structured = Self.written(capacity: 64 + keys.count * 200) {
             Key.writeAgents(keys, selfID: invocation.use.keyID, to: &$0)
         }

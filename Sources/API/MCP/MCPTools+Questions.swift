@@ -9,13 +9,13 @@ extension MCPTools {
     /// The fields of `POST /v1/questions` (`FieldReader.questionDraft`), and `wait_seconds`
     /// (`Limits.waitSeconds`, default 30). Above the key's `Limits.waitingCallsPerKey` waiting
     /// calls the question is still asked and returned `pending`.
-    func askUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func askUser(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let draft = reader.questionDraft()
         let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Limits.toolWaitSeconds
         try reader.check()
         guard let draft else { throw APIError.defect("checked arguments lost their prompt") }
         let use = invocation.use
-        let question = try services.questions.ask(accountID: use.accountID, keyID: use.keyID, draft)
+        let question = try await services.questions.ask(accountID: use.accountID, keyID: use.keyID, draft)
         let answer = awaitAnswer(invocation, question, wait: mayWait(use) ? wait : 0)
         guard case .wait(var held) = answer else { return answer }
         // The call asked a question: a result even when the wait ends with it still pending
@@ -26,10 +26,10 @@ extension MCPTools {
 
     /// A question of this key, held up to `wait_seconds` (default 30) while it is pending;
     /// above the key's `Limits.waitingCallsPerKey` waiting calls a wait is a tool error.
-    func getAnswer(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func getAnswer(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let wait = reader.read("wait_seconds", .int(Limits.waitSeconds)) ?? Limits.toolWaitSeconds
         let id = try Self.requiredID("question_id", &reader)
-        let question = try services.questions.get(.key(invocation.use.keyID), id: id)
+        let question = try await services.questions.get(.key(invocation.use.keyID), id: id)
         if question.status == .pending && wait > 0 && !mayWait(invocation.use) { throw Self.tooManyWaiting }
         return awaitAnswer(invocation, question, wait: wait)
     }
@@ -61,18 +61,18 @@ extension MCPTools {
     /// its Web Push subscriptions (a browser is one of the person's devices), queued in the
     /// outboxes in this request's transaction and sent after the answer:
     /// `{"sent": true, "devices": N}`, or `{"sent": false, "devices": 0}` when there is none.
-    func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func notifyUser(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         reader.require("title")
         reader.require("body")
         let title = reader.read("title", .text(.notificationTitle))
         let body = reader.read("body", .text(.notificationBody))
         let taskID = reader.read("task_id", .string)
         try reader.check()
-        if let taskID { _ = try services.tasks.get(.key(invocation.use), taskID: taskID) }
+        if let taskID { _ = try await services.tasks.get(.key(invocation.use), taskID: taskID) }
         try context.notifyLimiter.admit(invocation.use.keyID, now: context.nowMicros)
         var devices = 0
         if let title, let body {
-            devices = try services.hub.notifyUser(services.store, accountID: invocation.use.accountID,
+            devices = try await services.hub.notifyUser(services.store, accountID: invocation.use.accountID,
                                                   keyID: invocation.use.keyID, title: title.value, body: body.value,
                                                   taskID: taskID)
         }

@@ -6,18 +6,18 @@ import Relaydeck
 /// that `TaskRoutes` uses, so the same rules. A Task in a result is written by `MCPTask` (its
 /// times in ISO 8601 too), and a task given to the agent is seen (`inbox.md#task-field`).
 extension MCPTools {
-    func createTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func createTask(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let new = reader.newTask(progress: false)
         try reader.check()
         guard let new else { throw APIError.defect("checked arguments lost their title") }
         let host = invocation.exchange.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
-        let task = try services.tasks.create(.key(invocation.use), keyID: nil, new, host: host)
+        let task = try await services.tasks.create(.key(invocation.use), keyID: nil, new, host: host)
         return .result(Self.written(task), summary: "Created task \(task.id): \(Self.line(task)).")
     }
 
     /// `status` and `priority` are arrays, or one string with commas; `limit` the sizes of
     /// `Limits.listTasksTool` (REST's sizes, 50 without one).
-    func listTasks(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func listTasks(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let statuses = reader.list("status", count: 1...4, commaText: true, .choice) as [WorkTask.Status]?
         let priorities = reader.list("priority", count: 1...4, commaText: true, .choice) as [WorkTask.Priority]?
         let limit = reader.read("limit", .int(Limits.listTasksTool.sizes)) ?? Limits.listTasksTool.defaultSize
@@ -29,8 +29,8 @@ extension MCPTools {
         try reader.check()
         let principal = Principal.key(invocation.use)
         let filter = TaskFilter(statuses: statuses, priorities: priorities, limit: limit)
-        let (found, next) = try services.tasks.list(principal, filter, after: cursor)
-        let tasks = try services.tasks.markSeen(invocation.use, found)
+        let (found, next) = try await services.tasks.list(principal, filter, after: cursor)
+        let tasks = try await services.tasks.markSeen(invocation.use, found)
         // A page of some size is written as the client reads it (`StreamedArray`).
         let streamed = StreamedArray.worthStreaming(expectedBytes: tasks.reduce(0) { $0 + $1.pageBytes })
             ? StreamedArray(count: tasks.count) { index, writer in MCPTask.write(tasks[index], to: &writer) } : nil
@@ -56,16 +56,16 @@ extension MCPTools {
         return .result(structured, summary: summary)
     }
 
-    func getTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func getTask(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let id = try Self.requiredID("task_id", &reader)
-        let task = try seen(invocation, try services.tasks.get(.key(invocation.use), taskID: id))
+        let task = try await seen(invocation, try services.tasks.get(.key(invocation.use), taskID: id))
         return .result(Self.written(task), summary: "Task \(task.id): \(Self.line(task)).")
     }
 
     /// `mcp.md#task-tools`: an argument that is `null` or not sent does not change the field;
     /// for `progress` and `status_note` a `null` clears it. So the other `null`s are dropped
     /// before the REST route's reader sees them.
-    func updateTask(_ invocation: Invocation, _ arguments: JSON) throws -> Answer {
+    func updateTask(_ invocation: Invocation, _ arguments: JSON) async throws -> Answer {
         var kept = arguments
         if case .object(var object) = arguments {
             object.members.removeAll { $0.value.isNull && !Self.clearable.contains($0.key) }
@@ -77,13 +77,13 @@ extension MCPTools {
         let patch = reader.taskPatch()
         try reader.check()
         guard let id else { throw APIError.defect("checked arguments lost their task_id") }
-        let task = try seen(invocation, try services.tasks.update(.key(invocation.use), taskID: id, patch))
+        let task = try await seen(invocation, try services.tasks.update(.key(invocation.use), taskID: id, patch))
         return .result(Self.written(task), summary: "Updated task \(task.id): \(Self.line(task)).")
     }
 
-    func deleteTask(_ invocation: Invocation, _ reader: inout FieldReader) throws -> Answer {
+    func deleteTask(_ invocation: Invocation, _ reader: inout FieldReader) async throws -> Answer {
         let id = try Self.requiredID("task_id", &reader)
-        try services.tasks.delete(.key(invocation.use), taskID: id)
+        try await services.tasks.delete(.key(invocation.use), taskID: id)
         let structured = Self.written { writer in
             writer.beginObject()
             writer.key("deleted")
@@ -98,8 +98,8 @@ extension MCPTools {
     /// The fields of `update_task` whose `null` clears them.
     static let clearable: Set = ["progress", "status_note"]
 
-    private func seen(_ invocation: Invocation, _ task: WorkTask) throws -> WorkTask {
-        try services.tasks.markSeen(invocation.use, [task])[0]
+    private func seen(_ invocation: Invocation, _ task: WorkTask) async throws -> WorkTask {
+        try await services.tasks.markSeen(invocation.use, [task])[0]
     }
 
     /// A string argument that must be there, after every other argument was read.

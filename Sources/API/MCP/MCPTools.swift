@@ -48,7 +48,7 @@ final class MCPTools {
         self.context = context
     }
 
-    func call(_ exchange: MCPExchange, _ note: inout RecordNote) throws -> Outcome {
+    func call(_ exchange: MCPExchange, _ note: inout RecordNote) async throws -> Outcome {
         guard case .string(let name)? = exchange.params["name"] else {
             throw MCPError.invalidParams("\"name\" must be the name of a tool.")
         }
@@ -61,7 +61,7 @@ final class MCPTools {
         guard case .object = arguments else { throw MCPError.invalidParams("\"arguments\" must be an object.") }
         let scopes = exchange.use.scopes
         // The inbox line says "Call check_inbox": only to a credential that may.
-        let unread = scopes.contains(.inbox) ? (try? services.inbox.unread(keyID: exchange.use.keyID)) ?? 0 : 0
+        let unread = scopes.contains(.inbox) ? (try? await services.inbox.unread(keyID: exchange.use.keyID)) ?? 0 : 0
         let invocation = Invocation(tool: tool, exchange: exchange, unread: unread)
         guard scopes.contains(tool.scope) else {
             // A tool the credential may not call is a tool error (issue 24), so the model reads
@@ -72,7 +72,7 @@ final class MCPTools {
             return .respond(invocation.replyFailure(refusal))
         }
         do {
-            switch try run(invocation, arguments) {
+            switch try await run(invocation, arguments) {
             case .result(let structured, let summary):
                 return .respond(invocation.reply(structured, summary: summary))
             case .streamed(let structured, let summary, let array):
@@ -92,20 +92,20 @@ final class MCPTools {
         }
     }
 
-    private func run(_ invocation: Invocation, _ arguments: JSON) throws -> Answer {
+    private func run(_ invocation: Invocation, _ arguments: JSON) async throws -> Answer {
         var reader = FieldReader(body: arguments, prefix: "")
         switch invocation.tool.name {
-        case "create_task": return try createTask(invocation, &reader)
-        case "list_tasks": return try listTasks(invocation, &reader)
-        case "get_task": return try getTask(invocation, &reader)
-        case "update_task": return try updateTask(invocation, arguments)
-        case "delete_task": return try deleteTask(invocation, &reader)
-        case "notify_user": return try notifyUser(invocation, &reader)
-        case "ask_user": return try askUser(invocation, &reader)
-        case "get_answer": return try getAnswer(invocation, &reader)
-        case "check_inbox": return try checkInbox(invocation, &reader)
-        case "send_message": return try sendMessage(invocation, &reader)
-        case "list_agents": return try listAgents(invocation, &reader)
+        case "create_task": return try await createTask(invocation, &reader)
+        case "list_tasks": return try await listTasks(invocation, &reader)
+        case "get_task": return try await getTask(invocation, &reader)
+        case "update_task": return try await updateTask(invocation, arguments)
+        case "delete_task": return try await deleteTask(invocation, &reader)
+        case "notify_user": return try await notifyUser(invocation, &reader)
+        case "ask_user": return try await askUser(invocation, &reader)
+        case "get_answer": return try await getAnswer(invocation, &reader)
+        case "check_inbox": return try await checkInbox(invocation, &reader)
+        case "send_message": return try await sendMessage(invocation, &reader)
+        case "list_agents": return try await listAgents(invocation, &reader)
         default: throw APIError.defect("the tool \(invocation.tool.name) has no implementation")
         }
     }

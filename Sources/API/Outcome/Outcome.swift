@@ -23,9 +23,9 @@ struct Wait {
     /// The changes that make it look again.
     var topics: [WakeTopic]
     /// At each wake-up: an answer ends the wait, nil waits on.
-    var poll: () throws -> HTTPResponse?
+    var poll: () async throws -> HTTPResponse?
     /// When the time is up or the server stops: the answer with what there is.
-    var expire: () throws -> HTTPResponse
+    var expire: () async throws -> HTTPResponse
     /// Whether an answer from `expire` only waited (`rest-api.md#activity-log`: a read that
     /// waited and found nothing has no entry). A question whose own expiry ends the wait got
     /// a result, so its endpoint says false.

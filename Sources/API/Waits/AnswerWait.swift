@@ -22,10 +22,10 @@ extension Wait {
             timeout: .milliseconds(Int(expiresFirst ? max(untilExpiry, 0) + 1 : waitMillis)),
             topics: [.question(id)],
             poll: {
-                let now = try questions.get(scope, id: id)
+                let now = try await questions.get(scope, id: id)
                 return now.status == .pending ? nil : render(now)
             },
-            expire: { render(try questions.get(scope, id: id)) },
+            expire: { render(try await questions.get(scope, id: id)) },
             expiryOnlyWaited: !expiresFirst,
             scope: .questions)
     }

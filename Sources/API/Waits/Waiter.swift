@@ -1,3 +1,4 @@
+import EventLoop
 import HTTP
 import Relaydeck
 
@@ -13,6 +14,11 @@ final class Waiter {
     private(set) var record: RequestRecord
     private let parked: ParkedRequest
     private let ended: (Waiter) -> Void
+    private let loop: EventLoop
+    /// A `poll` or `expire` runs (a task: they read the store through a session); a wake-up
+    /// meanwhile is kept for when it ends, and nothing else answers until then.
+    private var answering = false
+    private var wokenMeanwhile = false
     /// Why it may no longer answer what its wait finds; whatever ends it answers this.
     private var revoked: Revocation?
 
@@ -24,14 +30,15 @@ final class Waiter {
         case scopeRemoved(APIError)
     }
 
-    init(wait: Wait, record: RequestRecord, parked: ParkedRequest, ended: @escaping (Waiter) -> Void) {
+    init(wait: Wait, record: RequestRecord, parked: ParkedRequest, loop: EventLoop, ended: @escaping (Waiter) -> Void) {
         self.wait = wait
+        self.loop = loop
         principal = record.principal
         self.record = record
         self.parked = parked
         self.ended = ended
         // The parked request drops these closures when it ends, which breaks the cycle.
-        parked.onTimeout = { [self] _ in answer(wait.expiryOnlyWaited ? .onlyWaited : .answered, wait.expire) }
+        parked.onTimeout = { [self] _ in start(wait.expiryOnlyWaited ? .onlyWaited : .answered, wait.expire) }
         parked.onCancel = { [self] _ in
             self.record.ending = .clientWentAway
             self.ended(self)
@@ -43,7 +50,11 @@ final class Waiter {
     /// A wake-up: answers when `poll` has an answer.
     func poll() {
         guard parked.isActive else { return }
-        answer(.answered, wait.poll)
+        guard !answering else {
+            wokenMeanwhile = true
+            return
+        }
+        start(.answered, wait.poll)
     }
 
     /// The credential that sent it no longer works, or no longer holds the wait's scope. From
@@ -56,11 +67,28 @@ final class Waiter {
 
     /// Answers a revoked call now.
     func end() {
-        guard parked.isActive, revoked != nil else { return }
-        answer(.answered) { nil }
+        guard parked.isActive, revoked != nil, !answering else { return }
+        start(.answered) { nil }
     }
 
-    private func answer(_ ending: RequestRecord.Ending, _ make: () throws -> HTTPResponse?) {
+    /// `make` as a task on the loop (with SQLite it has ended when this returns); a wake-up
+    /// or a revocation that came while it ran is taken up after it.
+    private func start(_ ending: RequestRecord.Ending, _ make: @escaping () async throws -> HTTPResponse?) {
+        answering = true
+        loop.startTask { [self] in
+            await answer(ending, make)
+            answering = false
+            guard parked.isActive else { return }
+            if revoked != nil {
+                end()
+            } else if wokenMeanwhile {
+                wokenMeanwhile = false
+                poll()
+            }
+        }
+    }
+
+    private func answer(_ ending: RequestRecord.Ending, _ make: () async throws -> HTTPResponse?) async {
         let response: HTTPResponse
         switch revoked {
         case .credentialGone?:
@@ -74,7 +102,7 @@ final class Waiter {
             response = wait.failed(refusal)
         case nil:
             do {
-                guard let made = try make() else { return }
+                guard let made = try await make(), parked.isActive else { return }
                 response = made
             } catch {
                 let failure = APIError.from(error)
@@ -82,6 +110,8 @@ final class Waiter {
                 response = wait.failed(failure)
             }
         }
+        // What it waited on may have ended it meanwhile (the client went away, its time ran out).
+        guard parked.isActive else { return }
         record.status = response.status
         record.ending = ending
         parked.respond(response)

@@ -12,21 +12,24 @@ public final class EventHub {
 
     /// The unit of work calls this when a change is recorded: what it writes commits or
     /// rolls back with the change.
-    func plan(_ changes: [Change], in db: Database) throws {
+    func plan(_ changes: [Change], in db: any StoreSession) async throws {
         guard !changes.isEmpty else { return }
-        for planner in planners { try planner.plan(changes, in: db) }
+        for planner in planners { try await planner.plan(changes, in: db) }
     }
 
     /// `notify_user` (`mcp.md#notify-the-person`): each planner's visible notification, in one
     /// write (a savepoint of the request's transaction). Returns how many devices and browsers
     /// it goes to.
-    public func notifyUser(_ store: Store, accountID: String, keyID: String, title: String, body: String,
-                           taskID: String?) throws -> Int {
+    public func notifyUser(_ store: any SessionStore, accountID: String, keyID: String, title: String, body: String,
+                           taskID: String?) async throws -> Int {
         guard !planners.isEmpty else { return 0 }
-        return try store.write { db in
-            try planners.reduce(0) { sum, planner in
-                sum + (try planner.message(db, accountID: accountID, keyID: keyID, title: title, body: body, taskID: taskID))
+        return try await store.writing { db in
+            var sum = 0
+            for planner in planners {
+                sum += try await planner.message(db, accountID: accountID, keyID: keyID, title: title, body: body,
+                                                 taskID: taskID)
             }
+            return sum
         }
     }
 
@@ -59,8 +62,9 @@ public final class EventHub {
 
     public var subscriberCount: Int { subscribers.count }
 
-    /// After a COMMIT (`UnitOfWork.commit`): each subscriber gets `change`.
-    func publish(_ change: Change) {
+    /// After a COMMIT (`UnitOfWork.commit`, `KeptChanges.publish`): each subscriber gets
+    /// `change`.
+    public func publish(_ change: Change) {
         queue.append(change)
         guard !delivering else { return }
         delivering = true
@@ -83,8 +87,8 @@ public final class EventHub {
 
 /// Writes what a change must cause later (the pushes), in the change's own transaction.
 public protocol ChangePlanner: AnyObject {
-    func plan(_ changes: [Change], in db: Database) throws
+    func plan(_ changes: [Change], in db: any StoreSession) async throws
     /// `notify_user`'s notification, inside the caller's write; how many it goes to.
-    func message(_ db: Database, accountID: String, keyID: String, title: String, body: String,
-                 taskID: String?) throws -> Int
+    func message(_ db: any StoreSession, accountID: String, keyID: String, title: String, body: String,
+                 taskID: String?) async throws -> Int
 }

@@ -11,34 +11,34 @@ extension Inbox {
 
     /// Sends a message to a key's inbox. An unknown recipient, a label two keys have (with its
     /// own message), or the sender itself is `404`; a `taskID` the sender cannot read is `404` too.
-    public func send(_ principal: Principal, to recipient: Recipient, text: CheckedText, taskID: String?) throws -> InboxItem {
+    public func send(_ principal: Principal, to recipient: Recipient, text: CheckedText, taskID: String?) async throws -> InboxItem {
         let accountID = principal.accountID
-        return try store.write(hub: hub) { db, turn in
+        return try await store.writing(hub: hub) { db, turn in
             let keyID: String
             switch recipient {
-            case .keyID(let id): keyID = try Keys.fetch(db, accountID: accountID, keyID: id).id
-            case .to(let name): keyID = try Self.resolve(db, accountID: accountID, name, sender: principal.keyID)
+            case .keyID(let id): keyID = try await Keys.fetch(db, accountID: accountID, keyID: id).id
+            case .to(let name): keyID = try await Self.resolve(db, accountID: accountID, name, sender: principal.keyID)
             }
-            if let taskID { _ = try Tasks.fetch(db, principal, taskID: taskID) }
-            try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(text.value))
+            if let taskID { _ = try await Tasks.fetch(db, principal, taskID: taskID) }
+            try await store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(text.value))
             var from = InboxItem.Sender.person
             if let sender = principal.keyID {
-                from = .agent(keyID: sender, label: try Keys.fetch(db, accountID: accountID, keyID: sender).label)
+                from = .agent(keyID: sender, label: try await Keys.fetch(db, accountID: accountID, keyID: sender).label)
             }
-            return try add(db, turn, accountID: accountID, keyID: keyID, kind: .message, from: from, taskID: taskID,
+            return try await add(db, turn, accountID: accountID, keyID: keyID, kind: .message, from: from, taskID: taskID,
                            text: text.value, actor: Tasks.actor(principal))
         }
     }
 
     /// `to`: a key ID, else an exact label that one live key has; never the sender.
-    private static func resolve(_ db: Database, accountID: String, _ name: String, sender: String?) throws -> String {
+    private static func resolve(_ db: any StoreSession, accountID: String, _ name: String, sender: String?) async throws -> String {
         let notFound = DomainError.notFound("Key not found.")
         let ambiguous = DomainError.notFound("Key not found: more than one key has this label. Send to the key ID instead.")
         var keyID: String
         do {
-            keyID = try Keys.fetch(db, accountID: accountID, keyID: name).id
+            keyID = try await Keys.fetch(db, accountID: accountID, keyID: name).id
         } catch DomainError.notFound {
-            let matches = try db.rows(InboxSQL.keysByLabel, [.text(accountID), .text(name)]) { try $0.text("id") }
+            let matches = try await db.rows(InboxSQL.keysByLabel, [.text(accountID), .text(name)]) { try $0.text("id") }
             // `inbox.md#send-a-message` makes a shared label `404` like an unknown one; the
             // message says which it is, and what to send instead.
             guard matches.count < 2 else { throw ambiguous }

@@ -27,9 +27,9 @@ public final class Inbox {
     /// Adds an item to the inbox of `keyID` in the caller's write (a task change, an answer, a
     /// message), keeps the unread cap, and records `inbox.updated` with the new unread count.
     @discardableResult
-    public func add(_ db: Database, _ turn: ChangeRecorder, accountID: String, keyID: String, kind: InboxItem.Kind,
+    public func add(_ db: any StoreSession, _ turn: ChangeRecorder, accountID: String, keyID: String, kind: InboxItem.Kind,
                     from: InboxItem.Sender, taskID: String?, questionID: String? = nil, text: String,
-                    actor: Change.Actor) throws -> InboxItem {
+                    actor: Change.Actor) async throws -> InboxItem {
         let now = clock.wallMillis
         let item = InboxItem(id: Identifier.make("inb_", millis: now, random: random), accountID: accountID, keyID: keyID,
                              kind: kind, from: from, taskID: taskID, questionID: questionID, text: text, createdAt: now,
@@ -40,44 +40,44 @@ public final class Inbox {
             fromKey = .text(senderID)
             fromLabel = .text(label)
         }
-        try prune(db, keyID: keyID, now: now)
-        try db.statement(InboxSQL.insert).run(
+        try await prune(db, keyID: keyID, now: now)
+        try await db.run(InboxSQL.insert,
             .text(item.id), .text(accountID), .text(keyID), .text(kind.rawValue), fromKey, fromLabel,
             taskID.map { .text($0) } ?? .null, questionID.map { .text($0) } ?? .null, .text(text), .integer(now))
-        try db.statement(InboxSQL.dropOldestUnread).run(.text(keyID), .integer(Int64(Self.maxUnreadPerKey)))
-        let unread = try Self.unreadCount(db, keyID: keyID)
-        try turn.record(Change(accountID: accountID, event: .inboxUpdated(keyID: keyID, unread: unread), actor: actor))
+        try await db.run(InboxSQL.dropOldestUnread, .text(keyID), .integer(Int64(Self.maxUnreadPerKey)))
+        let unread = try await Self.unreadCount(db, keyID: keyID)
+        try await turn.record(Change(accountID: accountID, event: .inboxUpdated(keyID: keyID, unread: unread), actor: actor))
         return item
     }
 
     /// The unread items of the key, oldest first (`GET /v1/inbox`). With `markRead` they
     /// become read now. A task named by an item counts as seen by the agent from now on
     /// (`inbox.md#task-field`), also without `markRead`.
-    public func read(_ use: KeyUse, limit: Int, markRead: Bool) throws -> (items: [InboxItem], unread: Int) {
+    public func read(_ use: KeyUse, limit: Int, markRead: Bool) async throws -> (items: [InboxItem], unread: Int) {
         // Nothing unread (the common case of an agent that polls or parks): answered from a
         // read transaction. A write would wait for the write lock, which another process may
         // hold, and a parked call must still answer at the end of its wait; the pruning of old
         // items waits for the next read that has items, or the next item.
-        if try unread(keyID: use.keyID) == 0 { return ([], 0) }
+        if try await unread(keyID: use.keyID) == 0 { return ([], 0) }
         let now = clock.wallMillis
-        return try store.write(hub: hub) { db, turn in
-            try prune(db, keyID: use.keyID, now: now)
-            var items = try db.rows(InboxSQL.unread, [.text(use.keyID), .integer(Int64(limit))]) { try InboxItem(row: $0) }
+        return try await store.writing(hub: hub) { db, turn in
+            try await prune(db, keyID: use.keyID, now: now)
+            var items = try await db.rows(InboxSQL.unread, [.text(use.keyID), .integer(Int64(limit))]) { try InboxItem(row: $0) }
             for index in items.indices where markRead {
-                try db.statement(InboxSQL.markRead).run(.integer(now), .text(items[index].id))
+                try await db.run(InboxSQL.markRead, .integer(now), .text(items[index].id))
                 items[index].readAt = now
             }
             // Only the key's own tasks: a message may name a task of another key.
             var seen: Set<String> = []
             for taskID in items.compactMap(\.taskID) where seen.insert(taskID).inserted {
-                guard let task = try? Tasks.fetch(db, .key(use), taskID: taskID) else { continue }
-                if let change = try Tasks.markSeen(db, task, by: use, now: now).1 {
-                    try turn.record(change)
+                guard let task = try? await Tasks.fetch(db, .key(use), taskID: taskID) else { continue }
+                if let change = try await Tasks.markSeen(db, task, by: use, now: now).1 {
+                    try await turn.record(change)
                 }
             }
-            let unread = try Self.unreadCount(db, keyID: use.keyID)
+            let unread = try await Self.unreadCount(db, keyID: use.keyID)
             if markRead && !items.isEmpty {
-                try turn.record(Change(accountID: use.accountID, event: .inboxUpdated(keyID: use.keyID, unread: unread),
+                try await turn.record(Change(accountID: use.accountID, event: .inboxUpdated(keyID: use.keyID, unread: unread),
                                        actor: .key(use.keyID)))
             }
             return (items, unread)
@@ -85,27 +85,27 @@ public final class Inbox {
     }
 
     /// Unread items of the key now (a waiting read looks at this first).
-    public func unread(keyID: String) throws -> Int {
-        try store.read { db in try Self.unreadCount(db, keyID: keyID) }
+    public func unread(keyID: String) async throws -> Int {
+        try await store.reading { db in try await Self.unreadCount(db, keyID: keyID) }
     }
 
     /// The 50 most recent items of a key of the account, newest first, with their read state;
     /// nothing becomes read (`GET /v1/keys/{key_id}/inbox`).
-    public func recent(accountID: String, keyID: String) throws -> (items: [InboxItem], unread: Int) {
-        try store.read { db in
-            _ = try Keys.fetch(db, accountID: accountID, keyID: keyID)
-            let items = try db.rows(InboxSQL.recent, [.text(keyID), .integer(Int64(Self.recentCount))]) { try InboxItem(row: $0) }
-            return (items, try Self.unreadCount(db, keyID: keyID))
+    public func recent(accountID: String, keyID: String) async throws -> (items: [InboxItem], unread: Int) {
+        try await store.reading { db in
+            _ = try await Keys.fetch(db, accountID: accountID, keyID: keyID)
+            let items = try await db.rows(InboxSQL.recent, [.text(keyID), .integer(Int64(Self.recentCount))]) { try InboxItem(row: $0) }
+            return (items, try await Self.unreadCount(db, keyID: keyID))
         }
     }
 
-    static func unreadCount(_ db: Database, keyID: String) throws -> Int {
-        try db.firstRow(InboxSQL.unreadCount, [.text(keyID)]) { try $0.int("unread") } ?? 0
+    static func unreadCount(_ db: any StoreSession, keyID: String) async throws -> Int {
+        try await db.firstRow(InboxSQL.unreadCount, [.text(keyID)]) { try $0.int("unread") } ?? 0
     }
 
     /// Items past their lifetime go when the key's inbox is written (`overview.md#retention`).
-    private func prune(_ db: Database, keyID: String, now: Int64) throws {
-        try db.statement(InboxSQL.prune).run(.text(keyID), .integer(now - Self.unreadLifetimeMillis),
+    private func prune(_ db: any StoreSession, keyID: String, now: Int64) async throws {
+        try await db.run(InboxSQL.prune, .text(keyID), .integer(now - Self.unreadLifetimeMillis),
                                              .integer(now - Self.readLifetimeMillis))
     }
 }

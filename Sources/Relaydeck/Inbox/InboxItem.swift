@@ -93,9 +93,9 @@ public struct InboxItem: Sendable, Equatable {
 
 extension InboxItem {
     /// Decodes a row of `InboxSQL.columns`, by name.
-    init(row: Row) throws(SQLiteError) {
+    init(row: any StoreRow) throws {
         guard let kind = Kind(rawValue: try row.text("kind")) else {
-            throw SQLiteError(code: 20, message: "an inbox row has an unknown kind", sql: row.statement.sql)
+            throw StoreError.failure("an inbox row has an unknown kind")
         }
         let from: Sender = if let keyID = try row.optionalText("from_key_id") {
             .agent(keyID: keyID, label: try row.optionalText("from_label") ?? "")

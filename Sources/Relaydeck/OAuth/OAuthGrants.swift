@@ -105,28 +105,21 @@ public final class OAuthGrants {
         for sql in SQL.deleteGrant { try await db.run(sql, .text(grantID)) }
     }
 
-    /// The same inside a synchronous write on `Database` (`deleteAll`'s).
-    static func revoke(_ grantID: String, in db: Database) throws {
-        for sql in SQL.deleteGrant { try db.statement(sql).run(.text(grantID)) }
-    }
-
     /// Removes the grants of a key being deleted, in its deletion's write (the key's credential
-    /// cache entries, the grants' tokens among them, are forgotten by the caller). Synchronous
-    /// on `Database`: `Keys.delete` records a change and is not on sessions yet.
-    static func deleteAll(ofKey keyID: String, in db: Database) throws {
-        for grantID in try db.rows(SQL.grantsOfKey, [.text(keyID)], { try $0.text("id") }) {
-            try revoke(grantID, in: db)
+    /// cache entries, the grants' tokens among them, are forgotten by the caller).
+    static func deleteAll(ofKey keyID: String, in db: any StoreSession) async throws {
+        for grantID in try await db.rows(SQL.grantsOfKey, [.text(keyID)], { try $0.text("id") }) {
+            try await revoke(grantID, in: db)
         }
-        try db.statement(SQL.deleteCodesOfKey).run(.text(keyID))
+        try await db.run(SQL.deleteCodesOfKey, .text(keyID))
     }
 
-    /// Removes every grant of an account being deleted (in `Accounts.delete`'s synchronous
-    /// write, as above).
-    static func deleteAll(ofAccount accountID: String, in db: Database) throws {
-        for grantID in try db.rows(SQL.grantsOfAccount, [.text(accountID)], { try $0.text("id") }) {
-            try revoke(grantID, in: db)
+    /// Removes every grant of an account being deleted (in `Accounts.delete`'s write).
+    static func deleteAll(ofAccount accountID: String, in db: any StoreSession) async throws {
+        for grantID in try await db.rows(SQL.grantsOfAccount, [.text(accountID)], { try $0.text("id") }) {
+            try await revoke(grantID, in: db)
         }
-        try db.statement(SQL.deleteCodesOfAccount).run(.text(accountID))
+        try await db.run(SQL.deleteCodesOfAccount, .text(accountID))
     }
 
     /// A new access token and refresh token for `grantID`, written; the secrets exist only in

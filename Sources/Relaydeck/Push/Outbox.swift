@@ -19,45 +19,45 @@ public final class Outbox {
     /// Activity `update` for each registration of the task, a widget reload for the device.
     /// The window then starts again from now. Returns how many jobs it made.
     @discardableResult
-    public func openDueWindows(limit: Int = 200) throws -> Int {
+    public func openDueWindows(limit: Int = 200) async throws -> Int {
         let now = clock.wallMillis
         guard let next = try nextWindow(), next <= now else { return 0 }
-        return try store.write { db in
-            let windows = try db.rows(OutboxSQL.dueWindows, [.integer(now), .integer(Int64(limit))]) { row in
+        return try await store.writing { db in
+            let windows = try await db.rows(OutboxSQL.dueWindows, [.integer(now), .integer(Int64(limit))]) { row in
                 (kind: try row.text("kind"), accountID: try row.text("account_id"), subject: try row.text("subject"))
             }
             var made = 0
             for window in windows {
                 made += window.kind == "activity"
-                    ? try activityUpdate(db, window.accountID, taskID: window.subject, now: now)
-                    : try widgetReload(db, window.accountID, deviceID: window.subject, now: now)
-                try db.statement(OutboxSQL.windowSent).run(.text(window.kind), .text(window.accountID), .text(window.subject),
-                                                           .integer(now))
+                    ? try await activityUpdate(db, window.accountID, taskID: window.subject, now: now)
+                    : try await widgetReload(db, window.accountID, deviceID: window.subject, now: now)
+                try await db.run(OutboxSQL.windowSent, .integer(now), .text(window.kind), .text(window.accountID),
+                                 .text(window.subject))
             }
-            try db.statement(OutboxSQL.pruneWindows).run(.integer(now), .integer(PushPlanner.widgetWindowMillis))
+            try await db.run(OutboxSQL.pruneWindows, .integer(now), .integer(PushPlanner.widgetWindowMillis))
             return made
         }
     }
 
-    private func activityUpdate(_ db: Database, _ accountID: String, taskID: String, now: Int64) throws -> Int {
-        guard let task = try planner.task(db, taskID), task.accountID == accountID,
-              try db.firstRow(OutboxSQL.liveActivitiesSetting, [.text(accountID)], { try $0.bool("live_activities") }) == true
+    private func activityUpdate(_ db: any StoreSession, _ accountID: String, taskID: String, now: Int64) async throws -> Int {
+        guard let task = try await planner.task(db, taskID), task.accountID == accountID,
+              try await db.firstRow(OutboxSQL.liveActivitiesSetting, [.text(accountID)], { try $0.bool("live_activities") }) == true
         else { return 0 }
-        let registrations = try planner.registrations(db, accountID, taskID)
+        let registrations = try await planner.registrations(db, accountID, taskID)
         guard !registrations.isEmpty else { return 0 }
-        let payload = PushPayloads.liveActivity(.update, try planner.state(db, task), nowMillis: now)
+        let payload = PushPayloads.liveActivity(.update, try await planner.state(db, task), nowMillis: now)
         for registration in registrations {
-            try planner.activityJob(registration, task, payload).insert(db, dueAt: now, now: now)
+            try await planner.activityJob(registration, task, payload).insert(db, dueAt: now, now: now)
         }
         return registrations.count
     }
 
-    private func widgetReload(_ db: Database, _ accountID: String, deviceID: String, now: Int64) throws -> Int {
-        guard let device = try db.firstRow(OutboxSQL.device, [.text(accountID), .text(deviceID)], { try Device(row: $0) }),
+    private func widgetReload(_ db: any StoreSession, _ accountID: String, deviceID: String, now: Int64) async throws -> Int {
+        guard let device = try await db.firstRow(OutboxSQL.device, [.text(accountID), .text(deviceID)], { try Device(row: $0) }),
               let token = device.widgetPushToken, let topic = planner.settings.topic(device.platform, .widgets) else { return 0 }
         let job = PushJob(accountID: accountID, deviceID: deviceID, tokenKind: .widget, environment: device.environment,
                           token: token, pushType: "widgets", topic: topic, priority: 5, payload: PushPayloads.widgetReload)
-        try job.insert(db, dueAt: now, now: now)
+        try await job.insert(db, dueAt: now, now: now)
         return 1
     }
 

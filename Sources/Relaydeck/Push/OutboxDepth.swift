@@ -13,7 +13,7 @@ public struct OutboxDepth: Equatable, Sendable {
     /// When the oldest waiting job was written, wall-clock milliseconds; nil when none waits.
     public let oldestCreatedAt: Int64?
 
-    static let countJobs = "SELECT count(*) AS n FROM (SELECT 1 FROM push_jobs INDEXED BY push_jobs_due LIMIT ?)"
+    static let countJobs = "SELECT count(*) AS n FROM (SELECT 1 FROM push_jobs INDEXED BY push_jobs_due LIMIT $1)"
     static let oldestJob = "SELECT created_at FROM push_jobs ORDER BY id LIMIT 1"
 
     public static func read(_ store: Store, cap: Int = OutboxDepth.cap) throws -> OutboxDepth {

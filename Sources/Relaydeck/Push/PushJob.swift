@@ -53,10 +53,10 @@ public struct PushJob: Sendable, Equatable {
         self.attempts = attempts
     }
 
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         guard let kind = TokenKind(rawValue: try row.text("token_kind")),
               let environment = Device.Environment(rawValue: try row.text("environment")) else {
-            throw SQLiteError(code: 20, message: "a push job has an unknown token kind or environment", sql: row.statement.sql)
+            throw StoreError.failure("a push job has an unknown token kind or environment")
         }
         self.init(id: try row.int64("id"), accountID: try row.text("account_id"), deviceID: try row.text("device_id"),
                   tokenKind: kind, taskID: try row.optionalText("task_id"), environment: environment,
@@ -67,8 +67,8 @@ public struct PushJob: Sendable, Equatable {
     }
 
     /// Writes the job, due at `dueAt` (wall milliseconds).
-    func insert(_ db: Database, dueAt: Int64, now: Int64) throws {
-        try db.statement(OutboxSQL.insertJob).run(
+    func insert(_ db: any StoreSession, dueAt: Int64, now: Int64) async throws {
+        try await db.run(OutboxSQL.insertJob,
             .text(accountID), .text(deviceID), .text(tokenKind.rawValue), taskID.map { .text($0) } ?? .null,
             .text(environment.rawValue), .text(token), .text(pushType), .text(topic), .integer(Int64(priority)),
             collapseID.map { .text($0) } ?? .null, expiration.map { .integer($0) } ?? .null, .blob(payload),

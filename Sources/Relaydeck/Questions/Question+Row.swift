@@ -3,10 +3,10 @@ import SQLite
 
 extension Question {
     /// Decodes a row of `Questions.SQL.columns`, by name.
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         let optionsText = try row.text("options")
         guard case .array(let values)? = try? JSONParser.parse(Array(optionsText.utf8)) else {
-            throw SQLiteError(code: 20, message: "the result column options is not a JSON array", sql: row.statement.sql)
+            throw StoreError.failure("the result column options is not a JSON array")
         }
         self.init(
             id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
@@ -17,9 +17,9 @@ extension Question {
             answeredAt: try row.optionalInt64("answered_at"), expiresAt: try row.int64("expires_at"))
     }
 
-    private static func decode<Value: RawRepresentable<String>>(_ type: Value.Type, _ text: String, _ row: Row) throws -> Value {
+    private static func decode<Value: RawRepresentable<String>>(_ type: Value.Type, _ text: String, _ row: any StoreRow) throws -> Value {
         guard let value = Value(rawValue: text) else {
-            throw SQLiteError(code: 20, message: "the result holds an unknown \(Value.self) \(text)", sql: row.statement.sql)
+            throw StoreError.failure("the result holds an unknown \(Value.self) \(text)")
         }
         return value
     }
@@ -34,29 +34,29 @@ extension Questions {
             """
         /// Questions of live keys only: a deleted key's questions are gone at once.
         static let live = "JOIN keys k ON k.id = q.key_id AND k.deleted_at IS NULL"
-        static let get = "SELECT \(columns) FROM questions q \(live) WHERE q.id = ?"
+        static let get = "SELECT \(columns) FROM questions q \(live) WHERE q.id = $1"
         static let listForKey = """
-            SELECT \(columns) FROM questions q \(live) WHERE q.key_id = ?1 \
-            AND q.status IN (SELECT value FROM json_each(?2)) ORDER BY q.created_at DESC, q.id DESC LIMIT ?3
+            SELECT \(columns) FROM questions q \(live) WHERE q.key_id = $1 \
+            AND q.status IN (SELECT value FROM json_each($2)) ORDER BY q.created_at DESC, q.id DESC LIMIT $3
             """
         static let listForAccount = """
-            SELECT \(columns) FROM questions q \(live) WHERE q.account_id = ?1 \
-            AND q.status IN (SELECT value FROM json_each(?2)) ORDER BY q.created_at DESC, q.id DESC LIMIT ?3
+            SELECT \(columns) FROM questions q \(live) WHERE q.account_id = $1 \
+            AND q.status IN (SELECT value FROM json_each($2)) ORDER BY q.created_at DESC, q.id DESC LIMIT $3
             """
-        static let taskOfKey = "SELECT 1 FROM tasks WHERE id = ? AND key_id = ?"
-        static let countPending = "SELECT count(*) AS n FROM questions WHERE key_id = ? AND status = 'pending'"
+        static let taskOfKey = "SELECT 1 FROM tasks WHERE id = $1 AND key_id = $2"
+        static let countPending = "SELECT count(*) AS n FROM questions WHERE key_id = $1 AND status = 'pending'"
         static let insert = """
             INSERT INTO questions (id, account_id, key_id, task_id, prompt, kind, options, status, created_at, expires_at) \
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9)
             """
         static let answer = """
-            UPDATE questions SET status = 'answered', answer = ?, answered_at = ?, closed_at = ? \
-            WHERE id = ? AND status = 'pending'
+            UPDATE questions SET status = 'answered', answer = $1, answered_at = $2, closed_at = $3 \
+            WHERE id = $4 AND status = 'pending'
             """
-        static let cancel = "UPDATE questions SET status = 'cancelled', closed_at = ? WHERE id = ? AND status = 'pending'"
-        static let expire = "UPDATE questions SET status = 'expired', closed_at = ? WHERE id = ? AND status = 'pending'"
-        static let due = "SELECT id FROM questions WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at"
-        static let pendingOfTask = "SELECT id FROM questions WHERE task_id = ? AND status = 'pending'"
+        static let cancel = "UPDATE questions SET status = 'cancelled', closed_at = $1 WHERE id = $2 AND status = 'pending'"
+        static let expire = "UPDATE questions SET status = 'expired', closed_at = $1 WHERE id = $2 AND status = 'pending'"
+        static let due = "SELECT id FROM questions WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at"
+        static let pendingOfTask = "SELECT id FROM questions WHERE task_id = $1 AND status = 'pending'"
         static let nextExpiry = "SELECT min(expires_at) AS at FROM questions WHERE status = 'pending'"
     }
 }

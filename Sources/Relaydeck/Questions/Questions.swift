@@ -53,55 +53,55 @@ public final class Questions {
 
     /// Asks a question for `keyID`: the task, if any, must be a task of the same key; 20
     /// pending questions per key.
-    public func ask(accountID: String, keyID: String, _ draft: Draft) throws -> Question {
+    public func ask(accountID: String, keyID: String, _ draft: Draft) async throws -> Question {
         let now = clock.wallMillis
         let options = draft.kind == .confirm ? Question.confirmOptions : draft.options.map(\.value)
         let question = Question(
             id: Identifier.make("qst_", millis: now, random: random), accountID: accountID, keyID: keyID,
             taskID: draft.taskID, prompt: draft.prompt.value, kind: draft.kind, options: options, status: .pending,
             answer: nil, createdAt: now, answeredAt: nil, expiresAt: now + Int64(draft.expiresIn) * 1000)
-        try store.write(hub: hub) { db, turn in
-            try expireDue(db, turn, now: now)
+        try await store.writing(hub: hub) { db, turn in
+            try await expireDue(db, turn, now: now)
             if let taskID = draft.taskID {
-                guard try db.exists(SQL.taskOfKey, .text(taskID), .text(keyID)) else {
+                guard try await db.exists(SQL.taskOfKey, .text(taskID), .text(keyID)) else {
                     throw DomainError.notFound("Task not found.")
                 }
             }
-            let pending = try db.count(SQL.countPending, .text(keyID))
+            let pending = try await db.count(SQL.countPending, .text(keyID))
             if pending >= Self.maxPendingPerKey {
                 throw Self.fullError
             }
             let encoded = Self.encode(options)
-            try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(question.prompt, encoded))
-            try db.statement(SQL.insert).run(
+            try await store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(question.prompt, encoded))
+            try await db.run(SQL.insert,
                 .text(question.id), .text(accountID), .text(keyID), draft.taskID.map { .text($0) } ?? .null,
                 .text(question.prompt), .text(question.kind.rawValue), .text(encoded),
                 .integer(now), .integer(question.expiresAt))
-            try turn.record(Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID)))
+            try await turn.record(Change(accountID: accountID, event: .questionCreated(question), actor: .key(keyID)))
         }
         return question
     }
 
     /// The questions `scope` may see with one of `statuses`, newest first.
-    public func list(_ scope: Scope, statuses: [Question.Status]) throws -> [Question] {
-        try expireDue()
-        return try store.read { db in
+    public func list(_ scope: Scope, statuses: [Question.Status]) async throws -> [Question] {
+        try await expireDue()
+        return try await store.reading { db in
             let (sql, owner) = switch scope {
             case .account(let id): (SQL.listForAccount, id)
             case .key(let id): (SQL.listForKey, id)
             }
             let values: [SQLiteValue] = [.text(owner), .text(Self.encode(statuses.map(\.rawValue))),
                                          .integer(Int64(Self.listLimit))]
-            return try db.rows(sql, values) { try Question(row: $0) }
+            return try await db.rows(sql, values) { try Question(row: $0) }
         }
     }
 
     /// One question `scope` may see; a pending one past `expires_at` expires now.
-    public func get(_ scope: Scope, id: String) throws -> Question {
-        let question = try store.read { db in try Self.fetch(db, scope, id: id) }
+    public func get(_ scope: Scope, id: String) async throws -> Question {
+        let question = try await store.reading { db in try await Self.fetch(db, scope, id: id) }
         guard question.status == .pending, question.expiresAt <= clock.wallMillis else { return question }
-        try expireDue()
-        return try store.read { db in try Self.fetch(db, scope, id: id) }
+        try await expireDue()
+        return try await store.reading { db in try await Self.fetch(db, scope, id: id) }
     }
 
     /// Who asks: the account sees the questions of all its keys, a key its own.
@@ -110,12 +110,12 @@ public final class Questions {
         case key(String)
     }
 
-    static func load(_ db: Database, id: String) throws -> Question? {
-        try db.firstRow(SQL.get, [.text(id)]) { try Question(row: $0) }
+    static func load(_ db: any StoreSession, id: String) async throws -> Question? {
+        try await db.firstRow(SQL.get, [.text(id)]) { try Question(row: $0) }
     }
 
-    static func fetch(_ db: Database, _ scope: Scope, id: String) throws -> Question {
-        guard let question = try load(db, id: id) else { throw DomainError.notFound("Question not found.") }
+    static func fetch(_ db: any StoreSession, _ scope: Scope, id: String) async throws -> Question {
+        guard let question = try await load(db, id: id) else { throw DomainError.notFound("Question not found.") }
         switch scope {
         case .account(let accountID) where question.accountID == accountID: return question
         case .key(let keyID) where question.keyID == keyID: return question

@@ -28,11 +28,11 @@ public struct PurgeBacklog: Equatable, Sendable {
 
     static let pendingKeys = """
         SELECT count(*) AS n, coalesce(sum(text_bytes), 0) AS bytes FROM \
-        (SELECT text_bytes FROM keys INDEXED BY keys_deleted WHERE deleted_at IS NOT NULL LIMIT ?)
+        (SELECT text_bytes FROM keys INDEXED BY keys_deleted WHERE deleted_at IS NOT NULL LIMIT $1)
         """
     static let pendingAccounts = """
         SELECT count(*) AS n FROM \
-        (SELECT 1 FROM accounts INDEXED BY accounts_deleted WHERE deleted_at IS NOT NULL LIMIT ?)
+        (SELECT 1 FROM accounts INDEXED BY accounts_deleted WHERE deleted_at IS NOT NULL LIMIT $1)
         """
     static let oldestKey = """
         SELECT deleted_at FROM keys INDEXED BY keys_deleted WHERE deleted_at IS NOT NULL ORDER BY deleted_at LIMIT 1

@@ -48,32 +48,32 @@ public final class Purger {
         static let deleteOwned = [
             """
             DELETE FROM live_activities WHERE (task_id, device_id) IN (SELECT l.task_id, l.device_id FROM keys k \
-            JOIN tasks t ON t.key_id = k.id JOIN live_activities l ON l.task_id = t.id WHERE k.deleted_at IS NOT NULL LIMIT ?1)
+            JOIN tasks t ON t.key_id = k.id JOIN live_activities l ON l.task_id = t.id WHERE k.deleted_at IS NOT NULL LIMIT $1)
             """,
             ownedByDeletedKeys("tasks"), ownedByDeletedKeys("questions"), ownedByDeletedKeys("inbox_items"),
             // The log has no rowid (it is keyed by key and time); the deleted keys come first so
             // each one's entries are one range.
             """
             DELETE FROM activity WHERE (key_id, at, id) IN (SELECT t.key_id, t.at, t.id FROM keys k \
-            CROSS JOIN activity t ON t.key_id = k.id WHERE k.deleted_at IS NOT NULL LIMIT ?1)
+            CROSS JOIN activity t ON t.key_id = k.id WHERE k.deleted_at IS NOT NULL LIMIT $1)
             """,
             """
             DELETE FROM live_activities WHERE (task_id, device_id) IN (SELECT l.task_id, l.device_id \
-            FROM live_activities l JOIN accounts a ON a.id = l.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
+            FROM live_activities l JOIN accounts a ON a.id = l.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
             """,
             """
-            DELETE FROM devices WHERE rowid IN (SELECT d.rowid FROM devices d             JOIN accounts a ON a.id = d.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
+            DELETE FROM devices WHERE rowid IN (SELECT d.rowid FROM devices d             JOIN accounts a ON a.id = d.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
             """,
             """
             DELETE FROM web_push_subscriptions WHERE rowid IN (SELECT w.rowid FROM web_push_subscriptions w \
-            JOIN accounts a ON a.id = w.account_id WHERE a.deleted_at IS NOT NULL LIMIT ?1)
+            JOIN accounts a ON a.id = w.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
             """,
         ]
 
         static func ownedByDeletedKeys(_ table: String) -> String {
             """
             DELETE FROM \(table) WHERE rowid IN (SELECT t.rowid FROM keys k JOIN \(table) t ON t.key_id = k.id \
-            WHERE k.deleted_at IS NOT NULL LIMIT ?1)
+            WHERE k.deleted_at IS NOT NULL LIMIT $1)
             """
         }
 
@@ -82,13 +82,13 @@ public final class Purger {
             AND NOT EXISTS (SELECT 1 FROM tasks WHERE key_id = k.id) \
             AND NOT EXISTS (SELECT 1 FROM questions WHERE key_id = k.id) \
             AND NOT EXISTS (SELECT 1 FROM inbox_items WHERE key_id = k.id) \
-            AND NOT EXISTS (SELECT 1 FROM activity WHERE key_id = k.id) LIMIT ?)
+            AND NOT EXISTS (SELECT 1 FROM activity WHERE key_id = k.id) LIMIT $1)
             """
         static let deleteAccounts = """
             DELETE FROM accounts WHERE rowid IN (SELECT a.rowid FROM accounts a WHERE a.deleted_at IS NOT NULL \
             AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.account_id = a.id) \
             AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.account_id = a.id) \
-            AND NOT EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.account_id = a.id) LIMIT ?)
+            AND NOT EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.account_id = a.id) LIMIT $1)
             """
         static let pending = """
             SELECT (SELECT count(*) FROM (SELECT 1 FROM keys WHERE deleted_at IS NOT NULL LIMIT 1)) \

@@ -33,28 +33,28 @@ public final class Retention {
 
     /// Deletes one batch of each kind. Returns true when more is due.
     @discardableResult
-    public func step() throws -> Bool {
+    public func step() async throws -> Bool {
         let now = clock.wallMillis
         let limit = SQLiteValue.integer(Int64(Self.batchSize))
-        return try store.write(hub: hub) { db, turn -> Bool in
-            let expired = try Self.expiredTasks(db, before: now - Self.closedTasks)
+        return try await store.writing(hub: hub) { db, turn -> Bool in
+            let expired = try await Self.expiredTasks(db, before: now - Self.closedTasks)
             for task in expired {
-                try Tasks.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
+                try await Tasks.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
                                  actor: .server, now: now)
             }
             var deleted = expired.count
-            deleted += try db.statement(SQL.deleteQuestions).run(.integer(now - Self.closedQuestions), limit)
-            deleted += try db.statement(SQL.deleteUnread).run(.integer(now - Self.unreadItems), limit)
-            deleted += try db.statement(SQL.deleteRead).run(.integer(now - Self.readItems), limit)
-            deleted += try db.statement(SQL.deleteActivity).run(.integer(now - Self.activity), limit)
-            deleted += try db.statement(SQL.deleteMoves).run(.integer(now - Self.taskMoves), limit)
-            deleted += try db.statement(SQL.deleteIdleSessions).run(.integer(now - WebSignIn.sessionIdleMillis), limit)
-            deleted += try db.statement(SQL.deleteExpiredLinks).run(.integer(now), limit)
-            deleted += try db.statement(SQL.deleteExpiredAccessTokens).run(.integer(now), limit)
-            deleted += try db.statement(SQL.deleteExpiredRefreshTokens).run(.integer(now), limit)
-            deleted += try db.statement(SQL.deleteExpiredCodes).run(.integer(now - OAuthGrants.usedCodeKeptMillis), limit)
-            deleted += try db.statement(SQL.deleteDeadGrants).run(.integer(now), limit)
-            deleted += try db.statement(SQL.deleteIdleClients).run(.integer(now - OAuthClients.idleMillis), limit)
+            deleted += try await db.run(SQL.deleteQuestions, .integer(now - Self.closedQuestions), limit)
+            deleted += try await db.run(SQL.deleteUnread, .integer(now - Self.unreadItems), limit)
+            deleted += try await db.run(SQL.deleteRead, .integer(now - Self.readItems), limit)
+            deleted += try await db.run(SQL.deleteActivity, .integer(now - Self.activity), limit)
+            deleted += try await db.run(SQL.deleteMoves, .integer(now - Self.taskMoves), limit)
+            deleted += try await db.run(SQL.deleteIdleSessions, .integer(now - WebSignIn.sessionIdleMillis), limit)
+            deleted += try await db.run(SQL.deleteExpiredLinks, .integer(now), limit)
+            deleted += try await db.run(SQL.deleteExpiredAccessTokens, .integer(now), limit)
+            deleted += try await db.run(SQL.deleteExpiredRefreshTokens, .integer(now), limit)
+            deleted += try await db.run(SQL.deleteExpiredCodes, .integer(now - OAuthGrants.usedCodeKeptMillis), limit)
+            deleted += try await db.run(SQL.deleteDeadGrants, .integer(now), limit)
+            deleted += try await db.run(SQL.deleteIdleClients, .integer(now - OAuthClients.idleMillis), limit)
             return deleted > 0
         }
     }
@@ -66,8 +66,8 @@ public final class Retention {
         let status: WorkTask.Status
     }
 
-    private static func expiredTasks(_ db: Database, before cutoff: Int64) throws -> [ExpiredTask] {
-        try db.rows(SQL.expiredTasks, [.integer(cutoff), .integer(Int64(batchSize))]) { row in
+    private static func expiredTasks(_ db: any StoreSession, before cutoff: Int64) async throws -> [ExpiredTask] {
+        try await db.rows(SQL.expiredTasks, [.integer(cutoff), .integer(Int64(batchSize))]) { row in
             ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
                         status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
@@ -75,54 +75,54 @@ public final class Retention {
 
     enum SQL {
         static let expiredTasks = """
-            SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < ? \
-            ORDER BY updated_at LIMIT ?
+            SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
+            ORDER BY updated_at LIMIT $2
             """
         static let deleteQuestions = """
             DELETE FROM questions WHERE rowid IN (SELECT rowid FROM questions WHERE status != 'pending' \
-            AND closed_at < ?1 LIMIT ?2)
+            AND closed_at < $1 LIMIT $2)
             """
         static let deleteUnread = """
             DELETE FROM inbox_items WHERE rowid IN (SELECT rowid FROM inbox_items WHERE read_at IS NULL \
-            AND created_at < ?1 LIMIT ?2)
+            AND created_at < $1 LIMIT $2)
             """
         static let deleteRead = """
-            DELETE FROM inbox_items WHERE rowid IN (SELECT rowid FROM inbox_items WHERE read_at < ?1 LIMIT ?2)
+            DELETE FROM inbox_items WHERE rowid IN (SELECT rowid FROM inbox_items WHERE read_at < $1 LIMIT $2)
             """
         /// Each key's entries are in time order in the table's key: the walk over the keys
         /// (CROSS JOIN keeps that order; without statistics the planner would scan the whole
         /// log) finds each one's expired entries at its start.
         static let deleteActivity = """
             DELETE FROM activity WHERE (key_id, at, id) IN \
-            (SELECT a.key_id, a.at, a.id FROM keys k CROSS JOIN activity a ON a.key_id = k.id AND a.at < ?1 LIMIT ?2)
+            (SELECT a.key_id, a.at, a.id FROM keys k CROSS JOIN activity a ON a.key_id = k.id AND a.at < $1 LIMIT $2)
             """
         static let deleteMoves = """
-            DELETE FROM task_moves WHERE (task_id, seq) IN (SELECT task_id, seq FROM task_moves WHERE at < ?1 LIMIT ?2)
+            DELETE FROM task_moves WHERE (task_id, seq) IN (SELECT task_id, seq FROM task_moves WHERE at < $1 LIMIT $2)
             """
         static let deleteIdleSessions = """
-            DELETE FROM web_sessions WHERE rowid IN (SELECT rowid FROM web_sessions WHERE last_used_at <= ?1 LIMIT ?2)
+            DELETE FROM web_sessions WHERE rowid IN (SELECT rowid FROM web_sessions WHERE last_used_at <= $1 LIMIT $2)
             """
         static let deleteExpiredLinks = """
-            DELETE FROM web_login_links WHERE rowid IN (SELECT rowid FROM web_login_links WHERE expires_at <= ?1 LIMIT ?2)
+            DELETE FROM web_login_links WHERE rowid IN (SELECT rowid FROM web_login_links WHERE expires_at <= $1 LIMIT $2)
             """
         static let deleteExpiredAccessTokens = """
             DELETE FROM oauth_access_tokens WHERE token_hash IN \
-            (SELECT token_hash FROM oauth_access_tokens WHERE expires_at <= ?1 LIMIT ?2)
+            (SELECT token_hash FROM oauth_access_tokens WHERE expires_at <= $1 LIMIT $2)
             """
         static let deleteExpiredRefreshTokens = """
             DELETE FROM oauth_refresh_tokens WHERE token_hash IN \
-            (SELECT token_hash FROM oauth_refresh_tokens WHERE expires_at <= ?1 LIMIT ?2)
+            (SELECT token_hash FROM oauth_refresh_tokens WHERE expires_at <= $1 LIMIT $2)
             """
         static let deleteExpiredCodes = """
-            DELETE FROM oauth_codes WHERE code_hash IN (SELECT code_hash FROM oauth_codes WHERE expires_at <= ?1 LIMIT ?2)
+            DELETE FROM oauth_codes WHERE code_hash IN (SELECT code_hash FROM oauth_codes WHERE expires_at <= $1 LIMIT $2)
             """
         /// A grant is alive while it has a refresh token not traded yet, or an access token,
         /// that has not expired; one without either can never be used again.
         static let deleteDeadGrants = """
             DELETE FROM oauth_grants WHERE id IN (SELECT g.id FROM oauth_grants g \
             WHERE NOT EXISTS (SELECT 1 FROM oauth_refresh_tokens r WHERE r.grant_id = g.id AND r.used_at IS NULL \
-            AND r.expires_at > ?1) \
-            AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens t WHERE t.grant_id = g.id AND t.expires_at > ?1) LIMIT ?2)
+            AND r.expires_at > $1) \
+            AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens t WHERE t.grant_id = g.id AND t.expires_at > $1) LIMIT $2)
             """
         /// `OAuthClients`' own statement, written for both stores.
         static let deleteIdleClients = OAuthClients.SQL.deleteUnused

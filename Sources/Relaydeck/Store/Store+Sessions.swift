@@ -9,6 +9,10 @@ public protocol SessionStore: AnyObject {
     func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
     @discardableResult
     func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
+    /// A write that changes what clients see: `body` records each change with the recorder,
+    /// which plans its pushes in the write; `hub` publishes the changes after the COMMIT.
+    @discardableResult
+    func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T
 }
 
 /// The store for services written against `StoreSession` (issue 25: the same service code on
@@ -35,7 +39,8 @@ extension Store: SessionStore {
     @discardableResult
     public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
         try await performing { work, depth in
-            try await body(session(over: work.database), ChangeRecorder(work: work, hub: hub, depth: depth))
+            let session = session(over: work.database)
+            return try await body(session, ChangeRecorder(session: session, hub: hub, keeper: work, depth: depth))
         }
     }
 }

@@ -145,15 +145,6 @@ public final class Store {
         try perform { work, _ in try body(work.database) }
     }
 
-    /// The same, for a write that changes what clients see: `body` records each change it
-    /// makes with `turn.record` (`UnitOfWork`). Recording plans its pushes in this
-    /// transaction; `hub` publishes it after the COMMIT, in the order recorded, and never if
-    /// the write (or the turn around it) rolls back.
-    @discardableResult
-    public func write<T>(hub: EventHub, _ body: (Database, ChangeRecorder) throws -> T) throws -> T {
-        try perform { work, depth in try body(work.database, ChangeRecorder(work: work, hub: hub, depth: depth)) }
-    }
-
     /// `body` in a savepoint of the open unit of work, or in a unit of its own that is
     /// committed when `body` returns. `body` gets the depth its changes belong to.
     private func perform<T>(_ body: (UnitOfWork, Int) throws -> T) throws -> T {

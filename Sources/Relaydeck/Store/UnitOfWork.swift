@@ -11,7 +11,7 @@ import SQLite
 /// `Store.write` makes one for a write of its own and commits it; the API's group commit
 /// takes one for the loop turn (`Store.tryBeginWork`), and every write of the turn is a
 /// savepoint in it. Loop thread only; not Sendable.
-public final class UnitOfWork {
+public final class UnitOfWork: ChangeKeeping {
     private unowned let store: Store
     let database: Database
     /// What each open level recorded: the transaction's own, then one list per savepoint.
@@ -74,12 +74,10 @@ public final class UnitOfWork {
         levels[levels.count - 1] += kept
     }
 
-    /// Plans `changes` (their push rows are written now, in this transaction) and keeps them
-    /// for the COMMIT. `depth` is the level of the write that records them.
-    func record(_ changes: [Change], to hub: EventHub, depth: Int) throws {
+    /// Keeps `changes`, planned already in this transaction, for the COMMIT. `depth` is the
+    /// level of the write that records them.
+    public func keep(_ changes: [Change], for hub: EventHub, depth: Int) {
         precondition(isOpen && depth == self.depth, "a change recorded outside the write it belongs to")
-        guard !changes.isEmpty else { return }
-        try hub.plan(changes, in: database)
         levels[depth] += changes.map { Recorded(change: $0, hub: hub) }
     }
 
@@ -122,20 +120,58 @@ public final class UnitOfWork {
     }
 }
 
-/// What a service's write records its changes with (`Store.write(hub:_:)`): each change once,
-/// inside the write that makes it. Valid only inside that write's body.
+/// What a service's write records its changes with (`writing(hub:_:)`): each change once,
+/// inside the write that makes it. Recording plans the change's pushes at once, through the
+/// write's own session (their rows commit or roll back with it), and leaves the change with
+/// its keeper, which publishes it after the COMMIT. Valid only inside that write's body.
 public struct ChangeRecorder {
-    let work: UnitOfWork
+    let session: any StoreSession
     let hub: EventHub
+    unowned let keeper: any ChangeKeeping
     let depth: Int
 
+    public init(session: any StoreSession, hub: EventHub, keeper: any ChangeKeeping, depth: Int) {
+        self.session = session
+        self.hub = hub
+        self.keeper = keeper
+        self.depth = depth
+    }
+
     /// Plans `change` now and publishes it after the COMMIT (nothing, if the write rolls back).
-    public func record(_ change: Change) throws {
-        try work.record([change], to: hub, depth: depth)
+    public func record(_ change: Change) async throws {
+        try await record([change])
     }
 
     /// The same for several changes, planned together, published in this order.
-    public func record(_ changes: [Change]) throws {
-        try work.record(changes, to: hub, depth: depth)
+    public func record(_ changes: [Change]) async throws {
+        guard !changes.isEmpty else { return }
+        try await hub.plan(changes, in: session)
+        keeper.keep(changes, for: hub, depth: depth)
+    }
+}
+
+/// Where a write's recorded changes wait for its COMMIT: the unit of work of SQLite's store,
+/// or `KeptChanges` for a store whose write is a transaction of its own.
+public protocol ChangeKeeping: AnyObject {
+    /// `changes`, planned in the write at `depth`, published after the COMMIT.
+    func keep(_ changes: [Change], for hub: EventHub, depth: Int)
+}
+
+/// The changes of one write that is its own transaction (PostgreSQL's store): published by
+/// the store after its COMMIT, in the order recorded; dropped if it rolls back.
+public final class KeptChanges: ChangeKeeping {
+    private var kept: [(change: Change, hub: EventHub)] = []
+
+    public init() {}
+
+    public func keep(_ changes: [Change], for hub: EventHub, depth: Int) {
+        kept += changes.map { ($0, hub) }
+    }
+
+    /// After the COMMIT: each change to its hub.
+    public func publish() {
+        let changes = kept
+        kept = []
+        for item in changes { item.hub.publish(item.change) }
     }
 }

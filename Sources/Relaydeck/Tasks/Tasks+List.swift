@@ -5,14 +5,15 @@ extension Tasks {
     /// One page of `GET /v1/tasks`, newest `updated_at` first, and the cursor of the next page
     /// when more tasks follow (`rest-api.md#list-tasks`; how the cursor stays exact:
     /// `TaskCursor`). An expired cursor is a `422` on `cursor`.
-    public func list(_ principal: Principal, _ filter: TaskFilter, after cursor: TaskCursor?) throws
+    public func list(_ principal: Principal, _ filter: TaskFilter, after cursor: TaskCursor?) async throws
         -> (tasks: [WorkTask], next: TaskCursor?) {
         let now = clock.wallMillis
         if let cursor, now - cursor.issuedAt > TaskCursor.lifetimeMillis {
             throw DomainError.validation([FieldProblem("cursor", "The cursor has expired.")])
         }
-        return try store.read { db in
-            let snapshot = try cursor?.snapshot ?? Self.currentSeq(db)
+        return try await store.reading { db in
+            let snapshot: Int64
+            if let cursor { snapshot = cursor.snapshot } else { snapshot = try await Self.currentSeq(db) }
             let keyID = principal.keyID ?? filter.keyID
             let values: [SQLiteValue] = [
                 .integer(snapshot), .text(principal.accountID), keyID.map { .text($0) } ?? .null,
@@ -23,7 +24,7 @@ extension Tasks {
                 // One row past the page says whether a next page exists.
                 .integer(Int64(filter.limit + 1)),
             ]
-            let decode = { (row: Row) throws in (task: try WorkTask(row: row), sortAt: try row.int64("sort_at")) }
+            let decode = { (row: any StoreRow) throws in (task: try WorkTask(row: row), sortAt: try row.int64("sort_at")) }
             // Each query stops at the row that takes it past the byte budget (its second row at
             // the earliest, so that a first task larger than the budget is known to have a
             // follower): the merged page can hold no row after that one (its own query's rows
@@ -37,9 +38,9 @@ extension Tasks {
                 count += 1
                 return count > 1 && bytes > filter.byteBudget
             }
-            let unchanged = try db.rows(TaskSQL.unchanged(byKey: keyID != nil), values, through: overBudget, decode)
+            let unchanged = try await db.rows(TaskSQL.unchanged(byKey: keyID != nil, db.dialect), values, through: overBudget, decode)
             (bytes, count) = (0, 0)
-            let moved = try db.rows(TaskSQL.moved, values, through: overBudget, decode)
+            let moved = try await db.rows(TaskSQL.moved(db.dialect), values, through: overBudget, decode)
             let rows = (unchanged + moved).sorted { ($0.sortAt, $0.task.id) > ($1.sortAt, $1.task.id) }.prefix(filter.limit + 1)
             let page = rows.prefix(Self.pageLength(rows.map(\.task), filter))
             guard rows.count > page.count, let last = page.last else { return (page.map(\.task), nil) }

@@ -28,22 +28,22 @@ public final class Tasks {
         self.inbox = inbox
     }
 
-    public func get(_ principal: Principal, taskID: String) throws -> WorkTask {
-        try store.read { db in try Self.fetch(db, principal, taskID: taskID) }
+    public func get(_ principal: Principal, taskID: String) async throws -> WorkTask {
+        try await store.reading { db in try await Self.fetch(db, principal, taskID: taskID) }
     }
 
     /// Makes a task for the caller's key, or for `keyID` when the account calls (the API has
     /// checked which of the two was sent: `rest-api.md#create-a-task`). `host` is the valid
     /// `X-Relaydeck-Host` of an agent's request; it never changes afterwards.
-    public func create(_ principal: Principal, keyID: String?, _ new: NewTask, host: String?) throws -> WorkTask {
+    public func create(_ principal: Principal, keyID: String?, _ new: NewTask, host: String?) async throws -> WorkTask {
         let now = clock.wallMillis
         let accountID = principal.accountID
         let status = new.status ?? .todo
-        let task = try store.write(hub: hub) { db, turn in
+        let task = try await store.writing(hub: hub) { db, turn in
             let owner: String
             switch principal {
             case .key(let use): owner = use.keyID
-            case .account: owner = try Keys.fetch(db, accountID: accountID, keyID: keyID ?? "").id
+            case .account: owner = try await Keys.fetch(db, accountID: accountID, keyID: keyID ?? "").id
             }
             let fromAgent = principal.keyID != nil
             let task = WorkTask(
@@ -53,23 +53,23 @@ public final class Tasks {
                 progress: status == .done ? 100 : new.progress, statusNote: new.statusNote.flatMap(TaskPatch.stored),
                 source: fromAgent ? .agent : .app, createdAt: now, updatedAt: now,
                 completedAt: status == .done ? now : nil, seenAt: fromAgent ? now : nil, host: fromAgent ? host : nil)
-            let counts = try Self.counts(db, keyID: owner)
+            let counts = try await Self.counts(db, keyID: owner)
             if !status.isClosed && counts.open >= Self.maxOpenPerKey { throw Self.openCapError }
-            try store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(of: task))
-            let seq = try Self.nextSeq(db)
-            try db.statement(TaskSQL.insert).run(
+            try await store.quota.admit(db, accountID: accountID, growth: StorageQuota.bytes(of: task))
+            let seq = try await Self.nextSeq(db)
+            try await db.run(TaskSQL.insert,
                 .text(task.id), .text(accountID), .text(owner), .text(task.title), .text(task.description),
                 .text(status.rawValue), .text(task.priority.rawValue), .integer(task.notify ? 1 : 0),
                 task.progress.map { .integer(Int64($0)) } ?? .null, task.statusNote.map { .text($0) } ?? .null,
                 .text(task.source.rawValue), .integer(now), .integer(now), task.completedAt.map { .integer($0) } ?? .null,
                 task.seenAt.map { .integer($0) } ?? .null, task.host.map { .text($0) } ?? .null, .integer(seq))
-            try Self.moveCount(db, keyID: owner, from: nil, to: status)
-            try turn.record(Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal)))
+            try await Self.moveCount(db, keyID: owner, from: nil, to: status)
+            try await turn.record(Change(accountID: accountID, event: .taskCreated(task), actor: Self.actor(principal)))
             if status.isClosed && counts.closed >= Self.maxClosedPerKey {
-                try Self.evictOldestClosed(db, turn, accountID: accountID, keyID: owner, except: task.id, now: now)
+                try await Self.evictOldestClosed(db, turn, accountID: accountID, keyID: owner, except: task.id, now: now)
             }
             if !fromAgent {
-                try notify(db, turn, task, .taskAssigned, text: task.title)
+                try await notify(db, turn, task, .taskAssigned, text: task.title)
             }
             return task
         }
@@ -77,20 +77,20 @@ public final class Tasks {
     }
 
     /// Deletes a task the caller can reach: `204`, and `task.deleted`.
-    public func delete(_ principal: Principal, taskID: String) throws {
-        try store.write(hub: hub) { db, turn in
-            let task = try Self.fetch(db, principal, taskID: taskID)
-            try Self.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
+    public func delete(_ principal: Principal, taskID: String) async throws {
+        try await store.writing(hub: hub) { db, turn in
+            let task = try await Self.fetch(db, principal, taskID: taskID)
+            try await Self.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
                             actor: Self.actor(principal), now: clock.wallMillis)
             if principal.keyID == nil {
-                try notify(db, turn, task, .taskDeleted, text: task.title)
+                try await notify(db, turn, task, .taskDeleted, text: task.title)
             }
         }
     }
 
     /// `inbox.md#inbox-item`: the person's change of a task, told to the task's key.
-    func notify(_ db: Database, _ turn: ChangeRecorder, _ task: WorkTask, _ kind: InboxItem.Kind, text: String) throws {
-        try inbox.add(db, turn, accountID: task.accountID, keyID: task.keyID, kind: kind, from: .person, taskID: task.id,
+    func notify(_ db: any StoreSession, _ turn: ChangeRecorder, _ task: WorkTask, _ kind: InboxItem.Kind, text: String) async throws {
+        try await inbox.add(db, turn, accountID: task.accountID, keyID: task.keyID, kind: kind, from: .person, taskID: task.id,
                       text: text, actor: .account)
     }
 
@@ -102,21 +102,21 @@ public final class Tasks {
 
     /// A task the principal can reach, or `404 Task not found.`: the account's tasks of its
     /// live keys, or a key's own.
-    static func fetch(_ db: Database, _ principal: Principal, taskID: String) throws -> WorkTask {
+    static func fetch(_ db: any StoreSession, _ principal: Principal, taskID: String) async throws -> WorkTask {
         let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
         let sql = principal.keyID == nil ? TaskSQL.get : TaskSQL.getOfKey
-        guard let task = try db.firstRow(sql, values, { try WorkTask(row: $0) }) else {
+        guard let task = try await db.firstRow(sql, values, { try WorkTask(row: $0) }) else {
             throw DomainError.notFound("Task not found.")
         }
         return task
     }
 
     /// `fetch`, with the change that last moved the task in the list order (`changed_seq`).
-    static func fetchForChange(_ db: Database, _ principal: Principal, taskID: String) throws
+    static func fetchForChange(_ db: any StoreSession, _ principal: Principal, taskID: String) async throws
         -> (task: WorkTask, changedSeq: Int64) {
         let values: [SQLiteValue] = [.text(taskID), .text(principal.accountID), principal.keyID.map { .text($0) } ?? .null]
         let sql = principal.keyID == nil ? TaskSQL.getForChange : TaskSQL.getOfKeyForChange
-        guard let found = try db.firstRow(sql, values, { (try WorkTask(row: $0), try $0.int64("changed_seq")) }) else {
+        guard let found = try await db.firstRow(sql, values, { (try WorkTask(row: $0), try $0.int64("changed_seq")) }) else {
             throw DomainError.notFound("Task not found.")
         }
         return found
@@ -127,33 +127,33 @@ public final class Tasks {
     /// not `UPDATE ... RETURNING`: SQLite collects RETURNING rows in a temporary table of its
     /// own, opened and freed (its page cache with it) on every call, which was a tenth of a
     /// task write's time.
-    static func nextSeq(_ db: Database) throws -> Int64 {
-        try db.statement(TaskSQL.bumpSeq).run()
-        return try seq(db, TaskSQL.currentSeq)
+    static func nextSeq(_ db: any StoreSession) async throws -> Int64 {
+        try await db.run(TaskSQL.bumpSeq)
+        return try await seq(db, TaskSQL.currentSeq)
     }
 
-    static func currentSeq(_ db: Database) throws -> Int64 {
-        try seq(db, TaskSQL.currentSeq)
+    static func currentSeq(_ db: any StoreSession) async throws -> Int64 {
+        try await seq(db, TaskSQL.currentSeq)
     }
 
-    private static func seq(_ db: Database, _ sql: String) throws -> Int64 {
-        guard let seq = try db.firstRow(sql, [], { try $0.int64("seq") }) else {
+    private static func seq(_ db: any StoreSession, _ sql: String) async throws -> Int64 {
+        guard let seq = try await db.firstRow(sql, [], { try $0.int64("seq") }) else {
             throw SQLiteError(code: 20, message: "the change counter has no row", sql: sql)
         }
         return seq
     }
 
-    static func counts(_ db: Database, keyID: String) throws -> (open: Int, closed: Int) {
-        guard let counts = try db.firstRow(TaskSQL.counts, [.text(keyID)], { (try $0.int("open"), try $0.int("closed")) }) else {
+    static func counts(_ db: any StoreSession, keyID: String) async throws -> (open: Int, closed: Int) {
+        guard let counts = try await db.firstRow(TaskSQL.counts, [.text(keyID)], { (try $0.int("open"), try $0.int("closed")) }) else {
             throw DomainError.notFound("Key not found.")
         }
         return counts
     }
 
     /// The key's counts as a task leaves status `from` for `to` (nil: it is created, or removed).
-    static func moveCount(_ db: Database, keyID: String, from: WorkTask.Status?, to: WorkTask.Status?) throws {
-        try db.statement(TaskSQL.moveCount).run(.text(keyID), from.map { .text($0.rawValue) } ?? .null,
-                                                to.map { .text($0.rawValue) } ?? .null)
+    static func moveCount(_ db: any StoreSession, keyID: String, from: WorkTask.Status?, to: WorkTask.Status?) async throws {
+        try await db.run(TaskSQL.moveCount, from.map { .text($0.rawValue) } ?? .null, to.map { .text($0.rawValue) } ?? .null,
+                         .text(keyID))
     }
 
     /// Removes a task with what hangs on it: its pending questions become `cancelled`
@@ -162,25 +162,25 @@ public final class Tasks {
     /// while the task and its registrations are still there (planning the Live Activity `end`
     /// needs them), and the questions' changes once the task is gone (so they plan no update
     /// of its activities).
-    static func remove(_ db: Database, _ turn: ChangeRecorder, accountID: String, _ taskID: String, keyID: String,
-                       status: WorkTask.Status, actor: Change.Actor, now: Int64) throws {
-        try turn.record(Change(accountID: accountID, event: .taskDeleted(taskID: taskID, keyID: keyID), actor: actor))
-        let cancelled = try Questions.cancelPending(ofTask: taskID, in: db, now: now)
-        try db.statement(TaskSQL.delete).run(.text(taskID))
-        try db.statement(TaskSQL.deleteMoves).run(.text(taskID))
-        try db.statement(TaskSQL.deleteRegistrations).run(.text(taskID))
-        try moveCount(db, keyID: keyID, from: status, to: nil)
-        try turn.record(cancelled)
+    static func remove(_ db: any StoreSession, _ turn: ChangeRecorder, accountID: String, _ taskID: String, keyID: String,
+                       status: WorkTask.Status, actor: Change.Actor, now: Int64) async throws {
+        try await turn.record(Change(accountID: accountID, event: .taskDeleted(taskID: taskID, keyID: keyID), actor: actor))
+        let cancelled = try await Questions.cancelPending(ofTask: taskID, in: db, now: now)
+        try await db.run(TaskSQL.delete, .text(taskID))
+        try await db.run(TaskSQL.deleteMoves, .text(taskID))
+        try await db.run(TaskSQL.deleteRegistrations, .text(taskID))
+        try await moveCount(db, keyID: keyID, from: status, to: nil)
+        try await turn.record(cancelled)
     }
 
     /// One more closed task than the cap: the oldest closed one goes, and the stream hears of
     /// it (`overview.md#limits`).
-    static func evictOldestClosed(_ db: Database, _ turn: ChangeRecorder, accountID: String, keyID: String,
-                                  except: String, now: Int64) throws {
-        let oldest = try db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
+    static func evictOldestClosed(_ db: any StoreSession, _ turn: ChangeRecorder, accountID: String, keyID: String,
+                                  except: String, now: Int64) async throws {
+        let oldest = try await db.firstRow(TaskSQL.oldestClosed, [.text(keyID), .text(except)]) { row in
             (id: try row.text("id"), status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
         guard let (id, status) = oldest else { return }
-        try remove(db, turn, accountID: accountID, id, keyID: keyID, status: status, actor: .server, now: now)
+        try await remove(db, turn, accountID: accountID, id, keyID: keyID, status: status, actor: .server, now: now)
     }
 }

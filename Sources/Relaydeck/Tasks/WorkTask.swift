@@ -111,13 +111,13 @@ public struct WorkTask: Sendable, Equatable {
 
 extension WorkTask {
     /// Decodes a row of `TaskSQL.columns`, by name.
-    init(row: Row) throws(SQLiteError) {
+    init(row: any StoreRow) throws {
         let status = try row.text("status")
         let priority = try row.text("priority")
         let source = try row.text("source")
         guard let status = Status(rawValue: status), let priority = Priority(rawValue: priority),
               let source = Source(rawValue: source) else {
-            throw SQLiteError(code: 20, message: "a task row has an unknown status, priority or source", sql: row.statement.sql)
+            throw StoreError.failure("a task row has an unknown status, priority or source")
         }
         self.init(id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
                   title: try row.text("title"), description: try row.text("description"), status: status,

@@ -180,10 +180,10 @@ public final class WebSignIn {
     }
 
     /// What an account's deletion removes with it, in the same transaction (`Accounts.delete`).
-    static func deleteAll(of accountID: String, in db: Database) throws {
-        try db.statement(SQL.deleteLinksOfAccount).run(.text(accountID))
-        try db.statement(SQL.deleteSessionsOfAccount).run(.text(accountID))
-        try db.statement(SQL.deletePasskeysOfAccount).run(.text(accountID))
+    static func deleteAll(of accountID: String, in db: any StoreSession) async throws {
+        try await db.run(SQL.deleteLinksOfAccount, .text(accountID))
+        try await db.run(SQL.deleteSessionsOfAccount, .text(accountID))
+        try await db.run(SQL.deletePasskeysOfAccount, .text(accountID))
     }
 
     /// Written for both stores (`$N`, each first in order: `StoreSession`).

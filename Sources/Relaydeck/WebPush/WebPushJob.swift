@@ -44,9 +44,9 @@ public struct WebPushJob: Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    init(row: Row) throws {
+    init(row: any StoreRow) throws {
         guard let kind = Kind(rawValue: try row.text("kind")), let urgency = Urgency(rawValue: try row.text("urgency")) else {
-            throw SQLiteError(code: 20, message: "a Web Push job has an unknown kind or urgency", sql: row.statement.sql)
+            throw StoreError.failure("a Web Push job has an unknown kind or urgency")
         }
         self.init(id: try row.int64("id"), accountID: try row.text("account_id"),
                   subscriptionID: try row.text("subscription_id"), kind: kind, urgency: urgency,
@@ -56,8 +56,8 @@ public struct WebPushJob: Sendable, Equatable {
     }
 
     /// Writes the job, due now.
-    func insert(_ db: Database) throws {
-        try db.statement(WebPushOutbox.SQL.insertJob).run(
+    func insert(_ db: any StoreSession) async throws {
+        try await db.run(WebPushOutbox.SQL.insertJob,
             .text(accountID), .text(subscriptionID), .text(kind.rawValue), .text(urgency.rawValue),
             topic.map { .text($0) } ?? .null, .blob(payload), .integer(expiresAt), .integer(createdAt), .integer(createdAt))
     }

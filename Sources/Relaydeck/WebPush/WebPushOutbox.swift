@@ -74,16 +74,16 @@ public final class WebPushOutbox {
             """
         static let insertJob = """
             INSERT INTO web_push_jobs (account_id, subscription_id, kind, urgency, topic, payload, expires_at, due_at, \
-            created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """
         /// ?1 now, ?2 how many.
-        static let dueJobs = "SELECT \(columns) FROM web_push_jobs WHERE due_at <= ?1 ORDER BY due_at, id LIMIT ?2"
-        static let nextJob = "SELECT min(due_at) AS at FROM web_push_jobs WHERE due_at > ?"
-        static let deleteJob = "DELETE FROM web_push_jobs WHERE id = ?"
-        static let retryJob = "UPDATE web_push_jobs SET attempts = attempts + 1, due_at = ? WHERE id = ?"
+        static let dueJobs = "SELECT \(columns) FROM web_push_jobs WHERE due_at <= $1 ORDER BY due_at, id LIMIT $2"
+        static let nextJob = "SELECT min(due_at) AS at FROM web_push_jobs WHERE due_at > $1"
+        static let deleteJob = "DELETE FROM web_push_jobs WHERE id = $1"
+        static let retryJob = "UPDATE web_push_jobs SET attempts = attempts + 1, due_at = $1 WHERE id = $2"
         static let jobCount = "SELECT count(*) AS n FROM web_push_jobs"
-        static let deleteJobsOfAccount = "DELETE FROM web_push_jobs WHERE account_id = ?"
-        static let deleteJobsOfSubscription = "DELETE FROM web_push_jobs WHERE account_id = ? AND subscription_id = ?"
-        static let deleteGoneSubscription = "DELETE FROM web_push_subscriptions WHERE account_id = ? AND id = ? AND endpoint = ?"
+        static let deleteJobsOfAccount = "DELETE FROM web_push_jobs WHERE account_id = $1"
+        static let deleteJobsOfSubscription = "DELETE FROM web_push_jobs WHERE account_id = $1 AND subscription_id = $2"
+        static let deleteGoneSubscription = "DELETE FROM web_push_subscriptions WHERE account_id = $1 AND id = $2 AND endpoint = $3"
     }
 }

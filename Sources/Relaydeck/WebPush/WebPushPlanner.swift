@@ -26,79 +26,79 @@ public final class WebPushPlanner: ChangePlanner {
         self.clock = clock
     }
 
-    public func plan(_ changes: [Change], in db: Database) throws {
+    public func plan(_ changes: [Change], in db: any StoreSession) async throws {
         var planned = false
         for change in changes {
-            planned = try plan(change, db) || planned
+            planned = try await plan(change, db) || planned
         }
         if planned { onPlanned?() }
     }
 
     /// `notify_user`: a notification to each subscription of the account; how many.
-    public func message(_ db: Database, accountID: String, keyID: String, title: String, body: String,
-                        taskID: String?) throws -> Int {
-        let subscriptions = try self.subscriptions(db, accountID)
+    public func message(_ db: any StoreSession, accountID: String, keyID: String, title: String, body: String,
+                        taskID: String?) async throws -> Int {
+        let subscriptions = try await self.subscriptions(db, accountID)
         guard !subscriptions.isEmpty else { return 0 }
         var urgent = false
-        if let taskID, let task = try task(db, taskID) { urgent = task.priority == .urgent }
+        if let taskID, let task = try await task(db, taskID) { urgent = task.priority == .urgent }
         let payload = WebPushPayload(
-            event: "message", title: WebPushPayload.title(try keyLabel(db, keyID), title), body: body, tag: nil,
+            event: "message", title: WebPushPayload.title(try await keyLabel(db, keyID), title), body: body, tag: nil,
             url: taskID.map(WebPushPayload.url(task:)) ?? WebPushPayload.url(key: keyID), keyID: keyID, taskID: taskID)
-        try enqueue(db, accountID, subscriptions, .message, urgent ? .high : .normal, topic: nil, payload)
+        try await enqueue(db, accountID, subscriptions, .message, urgent ? .high : .normal, topic: nil, payload)
         onPlanned?()
         return subscriptions.count
     }
 
     /// `POST /v1/web-push/subscriptions/{id}/test`: one notification to that subscription.
-    public func test(_ store: Store, accountID: String, subscriptionID: String) throws {
-        try store.write { db in
-            guard try db.exists(WebPushSubscriptions.SQL.exists, .text(accountID), .text(subscriptionID)) else {
+    public func test(_ store: Store, accountID: String, subscriptionID: String) async throws {
+        try await store.writing { db in
+            guard try await db.exists(WebPushSubscriptions.SQL.exists, .text(accountID), .text(subscriptionID)) else {
                 throw WebPushSubscriptions.notFound
             }
             let payload = WebPushPayload(event: "test", title: "Relaydeck",
                                          body: "Notifications from this server reach this browser.",
                                          tag: "relaydeck-test", url: WebPushPayload.settingsURL)
-            try enqueue(db, accountID, [subscriptionID], .test, .normal, topic: nil, payload)
+            try await enqueue(db, accountID, [subscriptionID], .test, .normal, topic: nil, payload)
         }
         onPlanned?()
     }
 
     // MARK: Which change causes what
 
-    private func plan(_ change: Change, _ db: Database) throws -> Bool {
+    private func plan(_ change: Change, _ db: any StoreSession) async throws -> Bool {
         let accountID = change.accountID
         let fromAgent: Bool
         if case .key = change.actor { fromAgent = true } else { fromAgent = false }
         switch change.event {
         case .taskCreated(let task):
             guard fromAgent && task.notify else { return false }
-            return try taskNotification(db, task, event: "task.created", what: "New task")
+            return try await taskNotification(db, task, event: "task.created", what: "New task")
         case .taskUpdated(let task):
             let before = change.previous ?? task
             guard fromAgent && task.notify && !PushPlanner.isTick(before, task) else { return false }
-            return try taskNotification(db, task, event: "task.updated", what: PushPlanner.subtitle(before, task))
+            return try await taskNotification(db, task, event: "task.updated", what: PushPlanner.subtitle(before, task))
         case .taskDeleted(let taskID, _):
-            guard fromAgent, let task = try task(db, taskID), task.notify else { return false }
-            return try taskNotification(db, task, event: "task.deleted", what: "Task deleted")
+            guard fromAgent, let task = try await task(db, taskID), task.notify else { return false }
+            return try await taskNotification(db, task, event: "task.deleted", what: "Task deleted")
         case .questionCreated(let question):
-            return try questionNotification(db, question)
+            return try await questionNotification(db, question)
         case .questionUpdated(let question):
-            return try questionNotification(db, question)
+            return try await questionNotification(db, question)
         case .accountDeleted:
-            try db.statement(WebPushOutbox.SQL.deleteJobsOfAccount).run(.text(accountID))
+            try await db.run(WebPushOutbox.SQL.deleteJobsOfAccount, .text(accountID))
             return false
         case .keyCreated, .keyUpdated, .keyDeleted, .inboxUpdated:
             return false
         }
     }
 
-    private func taskNotification(_ db: Database, _ task: WorkTask, event: String, what: String) throws -> Bool {
-        let subscriptions = try self.subscriptions(db, task.accountID)
+    private func taskNotification(_ db: any StoreSession, _ task: WorkTask, event: String, what: String) async throws -> Bool {
+        let subscriptions = try await self.subscriptions(db, task.accountID)
         guard !subscriptions.isEmpty else { return false }
-        let payload = WebPushPayload(event: event, title: WebPushPayload.title(try keyLabel(db, task.keyID), what),
+        let payload = WebPushPayload(event: event, title: WebPushPayload.title(try await keyLabel(db, task.keyID), what),
                                      body: task.title, tag: task.id, url: WebPushPayload.url(task: task.id),
                                      keyID: task.keyID, taskID: task.id)
-        try enqueue(db, task.accountID, subscriptions, .task, task.priority == .urgent ? .high : .normal,
+        try await enqueue(db, task.accountID, subscriptions, .task, task.priority == .urgent ? .high : .normal,
                     topic: task.id, payload)
         return true
     }
@@ -106,10 +106,10 @@ public final class WebPushPlanner: ChangePlanner {
     /// A new question (`question.created`, high urgency, kept until it expires), or the end of
     /// its wait (`question.updated`, low urgency, same tag and topic: a browser that was
     /// offline gets only the newer of the two).
-    private func questionNotification(_ db: Database, _ question: Question) throws -> Bool {
-        let subscriptions = try self.subscriptions(db, question.accountID)
+    private func questionNotification(_ db: any StoreSession, _ question: Question) async throws -> Bool {
+        let subscriptions = try await self.subscriptions(db, question.accountID)
         guard !subscriptions.isEmpty else { return false }
-        let label = try keyLabel(db, question.keyID)
+        let label = try await keyLabel(db, question.keyID)
         let now = clock.wallMillis
         let payload: WebPushPayload
         let urgency: WebPushJob.Urgency
@@ -131,33 +131,33 @@ public final class WebPushPlanner: ChangePlanner {
             urgency = .low
             expiresAt = now + Self.lifetimeMillis
         }
-        try enqueue(db, question.accountID, subscriptions, .question, urgency, topic: question.id, payload,
+        try await enqueue(db, question.accountID, subscriptions, .question, urgency, topic: question.id, payload,
                     expiresAt: expiresAt)
         return true
     }
 
-    private func enqueue(_ db: Database, _ accountID: String, _ subscriptions: [String], _ kind: WebPushJob.Kind,
+    private func enqueue(_ db: any StoreSession, _ accountID: String, _ subscriptions: [String], _ kind: WebPushJob.Kind,
                          _ urgency: WebPushJob.Urgency, topic: String?, _ payload: WebPushPayload,
-                         expiresAt: Int64? = nil) throws {
+                         expiresAt: Int64? = nil) async throws {
         let now = clock.wallMillis
         let bytes = payload.bytes
         for subscription in subscriptions {
-            try WebPushJob(accountID: accountID, subscriptionID: subscription, kind: kind, urgency: urgency, topic: topic,
+            try await WebPushJob(accountID: accountID, subscriptionID: subscription, kind: kind, urgency: urgency, topic: topic,
                            payload: bytes, expiresAt: expiresAt ?? now + Self.lifetimeMillis, createdAt: now).insert(db)
         }
     }
 
     // MARK: Reads
 
-    func subscriptions(_ db: Database, _ accountID: String) throws -> [String] {
-        try db.rows(WebPushSubscriptions.SQL.ids, [.text(accountID)]) { try $0.text("id") }
+    func subscriptions(_ db: any StoreSession, _ accountID: String) async throws -> [String] {
+        try await db.rows(WebPushSubscriptions.SQL.ids, [.text(accountID)]) { try $0.text("id") }
     }
 
-    func task(_ db: Database, _ taskID: String) throws -> WorkTask? {
-        try db.firstRow(OutboxSQL.task, [.text(taskID)]) { try WorkTask(row: $0) }
+    func task(_ db: any StoreSession, _ taskID: String) async throws -> WorkTask? {
+        try await db.firstRow(OutboxSQL.task, [.text(taskID)]) { try WorkTask(row: $0) }
     }
 
-    func keyLabel(_ db: Database, _ keyID: String) throws -> String {
-        try db.firstRow(OutboxSQL.keyLabel, [.text(keyID)]) { try $0.text("label") } ?? ""
+    func keyLabel(_ db: any StoreSession, _ keyID: String) async throws -> String {
+        try await db.firstRow(OutboxSQL.keyLabel, [.text(keyID)]) { try $0.text("label") } ?? ""
     }
 }

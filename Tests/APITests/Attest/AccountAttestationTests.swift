@@ -50,14 +50,14 @@ import Testing
         #"{"attestation": {"key_id": "\#(keyID)", "challenge": "\#(challenge)", "object": "\#(object)"}}"#
     }
 
-    @Test func aValidAttestationMakesAnAccountThatKeepsTheKey() throws {
+    @Test func aValidAttestationMakesAnAccountThatKeepsTheKey() async throws {
         let api = try harness()
         giveChallenge(api)
         let answer = try api.send("POST", "/v1/accounts", body: body())
         #expect(answer.status == 201)
         let id = try #require(try answer.json()["account"]?["id"]?.stringValue)
         #expect(try answer.json()["token"]?.stringValue?.hasPrefix("mca_") == true)
-        let key = try #require(try api.services.accounts.attestedKey(of: id))
+        let key = try await #require(try api.services.accounts.attestedKey(of: id))
         #expect(key.keyID == Base64.decode(Self.recorded.keyID))
         #expect(SHA256.hash(key.publicKey) == key.keyID)
         #expect(key.counter == 0)

@@ -43,11 +43,11 @@ import Testing
         #expect(try client.legacy("ping").text == #"{"jsonrpc":"2.0","id":1,"result":{}}"#)
     }
 
-    @Test func theKeysLastClientFollowsTheClientInfo() throws {
+    @Test func theKeysLastClientFollowsTheClientInfo() async throws {
         var events: [Change] = []
         api.services.hub.subscribe { events.append($0) }
         _ = try client.modern("tools/list")
-        #expect(try api.services.keys.get(accountID: accountID(), keyID: key.id).lastClient
+        #expect(try await api.services.keys.get(accountID: accountID(), keyID: key.id).lastClient
             == Key.Client(name: "claude-code", version: "2.1"))
         #expect(events.filter { if case .keyUpdated = $0.event { true } else { false } }.count == 1)
         _ = try client.modern("tools/list")

@@ -139,7 +139,7 @@ import Testing
         #expect(!strangersWait.hasCompleteResponse && api.handler.waitingCount == 1)
     }
 
-    @Test func aDeletionThatRollsBackEndsNothing() throws {
+    @Test func aDeletionThatRollsBackEndsNothing() async throws {
         let waiter = parked(get("/v1/inbox?wait=50", token: secret))
         let services = api.handler.context.services
         // The deletion inside a transaction that is then rolled back, as a turn whose COMMIT
@@ -147,7 +147,7 @@ import Testing
         let work = try #require(try services.store.tryBeginWork())
         let accountIDs = api.records.compactMap { $0.principal?.accountID }
         let accountID = try #require(accountIDs.first)
-        try services.keys.delete(accountID: accountID, keyID: keyID)
+        try await services.keys.delete(accountID: accountID, keyID: keyID)
         work.rollBack()
         api.loopback.pump(rounds: 20)
         #expect(!waiter.hasCompleteResponse && api.handler.waitingCount == 1)

@@ -66,12 +66,12 @@ import WebAuthnTestSupport
 
     // MARK: Sessions
 
-    @Test func theSessionIsAnAccountCredentialWithoutTheAppCode() throws {
+    @Test func theSessionIsAnAccountCredentialWithoutTheAppCode() async throws {
         var configuration = APIConfiguration()
         configuration.appCodeSecret = Array("12345678901234567890".utf8)
         let harness = try APIHarness(configuration: configuration)
         // With the app code on, account creation needs it: make the account in the domain.
-        let (account, token) = try harness.services.accounts.create()
+        let (account, token) = try await harness.services.accounts.create()
         let answer = try harness.send("POST", "/web/session", body: #"{"account_token": "\#(token.text)"}"#)
         #expect(answer.status == 201)
         let secret = String(try #require(answer.header("Set-Cookie")).dropFirst("relaydeck_session=".count).prefix(47))

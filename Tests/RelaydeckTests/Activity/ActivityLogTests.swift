@@ -11,10 +11,10 @@ import Testing
     let accountID: String
     let keyIDs: [String]
 
-    init(_ kind: StoreKind = .memory) throws {
+    init(_ kind: StoreKind = .memory) async throws {
         test = try TestStore(kind)
         log = ActivityLog(store: test.store, clock: test.clock, random: test.random)
-        let (account, _, keys) = try test.account(withKeys: 2)
+        let (account, _, keys) = try await test.account(withKeys: 2)
         accountID = account.id
         keyIDs = keys.map(\.key.id)
     }
@@ -169,11 +169,11 @@ import Testing
 
     @Test func anotherAccountsKeyOrADeletedKeyIsNotFound() async throws {
         try await append()
-        let (stranger, _) = try test.accounts.create()
+        let (stranger, _) = try await test.accounts.create()
         await #expect(throws: DomainError.notFound("Key not found.")) {
             try await log.page(accountID: stranger.id, keyID: keyIDs[0], limit: 50, after: nil)
         }
-        try test.keys.delete(accountID: accountID, keyID: keyIDs[0])
+        try await test.keys.delete(accountID: accountID, keyID: keyIDs[0])
         await #expect(throws: DomainError.notFound("Key not found.")) {
             try await log.page(accountID: accountID, keyID: keyIDs[0], limit: 50, after: nil)
         }

@@ -21,7 +21,7 @@ import Testing
     func registerStoresEveryFieldAndAbsentTokensAsNull(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         test.clock.wallMillis = 1_760_112_000_412
         let device = try await devices.register(accountID: account.id, deviceID: Self.phone, Self.registration(apns: Self.token))
         #expect(device == Device(id: Self.phone, accountID: account.id, platform: .ios, model: "iPhone18,1",
@@ -35,7 +35,7 @@ import Testing
     func aSecondPutReplacesTheDeviceAndDropsTokensItLeavesOut(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         _ = try await devices.register(accountID: account.id, deviceID: Self.phone,
                                        Self.registration(apns: Self.token, start: "cc" + Self.token, widget: "dd" + Self.token))
         test.clock.advance(millis: 5000)
@@ -48,7 +48,7 @@ import Testing
     @Test func anAccountHasTwentyDevicesAndMayStillReplaceOne() async throws {
         let test = try TestStore(.memory)
         let devices = Devices(store: test.store, clock: test.clock)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         let ids = (1...20).map { "dev_00000000-0000-4000-8000-\(String(repeating: "0", count: 10))\($0 < 10 ? "0" : "")\($0)" }
         for id in ids { _ = try await devices.register(accountID: account.id, deviceID: id, Self.registration()) }
         await #expect(throws: DomainError.conflict("An account can have 20 devices.")) {
@@ -57,7 +57,7 @@ import Testing
         _ = try await devices.register(accountID: account.id, deviceID: ids[3], Self.registration(model: "iPad"))
         #expect(try await devices.list(accountID: account.id).count == 20)
         // Another account has its own twenty.
-        let (other, _) = try test.accounts.create()
+        let (other, _) = try await test.accounts.create()
         _ = try await devices.register(accountID: other.id, deviceID: Self.phone, Self.registration())
     }
 
@@ -65,8 +65,8 @@ import Testing
     func anAPNsTokenMovesToTheNewRegistrationAndTheOlderOneLosesAllItsTokens(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
-        let (account, _) = try test.accounts.create()
-        let (other, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
+        let (other, _) = try await test.accounts.create()
         _ = try await devices.register(accountID: account.id, deviceID: Self.phone,
                                        Self.registration(apns: Self.token, start: "cc" + Self.token, widget: "dd" + Self.token))
         _ = try await devices.register(accountID: other.id, deviceID: Self.tablet, Self.registration(apns: "ee" + Self.token))
@@ -90,8 +90,8 @@ import Testing
     func deleteRemovesTheDeviceAndItsLiveActivitiesAndAnUnknownOneIsNotFound(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let devices = Devices(store: test.store, clock: test.clock)
-        let (account, _) = try test.accounts.create()
-        let (other, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
+        let (other, _) = try await test.accounts.create()
         _ = try await devices.register(accountID: account.id, deviceID: Self.phone, Self.registration())
         await #expect(throws: DomainError.notFound("Device not found.")) {
             try await devices.delete(accountID: other.id, deviceID: Self.phone)

@@ -17,7 +17,7 @@ import Testing
         test = try TestStore(.memory)
         devices = Devices(store: test.store, clock: test.clock)
         live = LiveActivities(store: test.store, clock: test.clock)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         accountID = account.id
         keyID = keys[0].key.id
         _ = try await devices.register(accountID: accountID, deviceID: Self.device, DevicesTests.registration())
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aTaskOrDeviceOfAnotherAccountIsNotFound() async throws {
-        let (other, _, otherKeys) = try test.account(withKeys: 1)
+        let (other, _, otherKeys) = try await test.account(withKeys: 1)
         try insertTask("tsk_2", accountID: other.id, keyID: otherKeys[0].key.id)
         _ = try await devices.register(accountID: other.id, deviceID: DevicesTests.tablet, DevicesTests.registration())
         // Each is tried as a registration and as its removal.
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func aTaskOfADeletedKeyIsNotFound() async throws {
-        try test.keys.delete(accountID: accountID, keyID: keyID)
+        try await test.keys.delete(accountID: accountID, keyID: keyID)
         await #expect(throws: DomainError.notFound("Task not found.")) {
             try await live.register(accountID: accountID, taskID: "tsk_1", deviceID: Self.device, pushToken: Self.token)
         }

@@ -3,12 +3,12 @@ import Testing
 
 /// Keys and accounts announce their committed changes (`events.md#event-types`).
 @Suite struct KeyEventTests {
-    @Test func creatingRenamingAndDeletingAKeyAreAnnounced() throws {
+    @Test func creatingRenamingAndDeletingAKeyAreAnnounced() async throws {
         let test = try TestStore(.memory)
-        let (account, _) = try test.accounts.create()
-        let (key, _) = try test.keys.create(accountID: account.id, label: checked("Cursor"))
-        let renamed = try test.keys.update(accountID: account.id, keyID: key.id, label: checked("Cursor (work)"))
-        try test.keys.delete(accountID: account.id, keyID: key.id)
+        let (account, _) = try await test.accounts.create()
+        let (key, _) = try await test.keys.create(accountID: account.id, label: checked("Cursor"))
+        let renamed = try await test.keys.update(accountID: account.id, keyID: key.id, label: checked("Cursor (work)"))
+        try await test.keys.delete(accountID: account.id, keyID: key.id)
         #expect(test.changes == [
             Change(accountID: account.id, event: .keyCreated(key), actor: .account),
             Change(accountID: account.id, event: .keyUpdated(renamed), actor: .account),
@@ -16,24 +16,24 @@ import Testing
         ])
     }
 
-    @Test func aLabelThatStaysTheSameIsNoChange() throws {
+    @Test func aLabelThatStaysTheSameIsNoChange() async throws {
         let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         let before = test.changes.count
-        _ = try test.keys.update(accountID: account.id, keyID: keys[0].key.id, label: checked(" key  1 "))
-        _ = try test.keys.update(accountID: account.id, keyID: keys[0].key.id, label: nil)
+        _ = try await test.keys.update(accountID: account.id, keyID: keys[0].key.id, label: checked(" key  1 "))
+        _ = try await test.keys.update(accountID: account.id, keyID: keys[0].key.id, label: nil)
         #expect(test.changes.count == before)
     }
 
     /// `key.updated` for a new host name; never for `last_used_at` alone.
     @Test func aNewHostIsAnnouncedAndAUseIsNot() async throws {
         let test = try TestStore(.memory)
-        let (account, _, keys) = try test.account(withKeys: 1)
+        let (account, _, keys) = try await test.account(withKeys: 1)
         let use = try await #require(try test.keys.use(of: keys[0].secret, test.authenticator))
         let before = test.changes.count
-        try test.keys.recordUse(use, host: nil)
+        try await test.keys.recordUse(use, host: nil)
         #expect(test.changes.count == before)
-        try test.keys.recordUse(use, host: "studio-mac")
+        try await test.keys.recordUse(use, host: "studio-mac")
         guard case .keyUpdated(let key)? = test.changes.last?.event else {
             Issue.record("no key.updated")
             return
@@ -43,10 +43,10 @@ import Testing
         #expect(test.changes.last?.accountID == account.id)
     }
 
-    @Test func deletingTheAccountIsAnnounced() throws {
+    @Test func deletingTheAccountIsAnnounced() async throws {
         let test = try TestStore(.memory)
-        let (account, _) = try test.accounts.create()
-        try test.accounts.delete(account.id)
+        let (account, _) = try await test.accounts.create()
+        try await test.accounts.delete(account.id)
         #expect(test.changes.last == Change(accountID: account.id, event: .accountDeleted, actor: .account))
     }
 }

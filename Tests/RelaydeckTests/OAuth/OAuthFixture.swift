@@ -24,8 +24,8 @@ final class OAuthFixture {
         test = try TestStore(kind)
         clients = OAuthClients(store: test.store, clock: test.clock, random: test.random)
         grants = OAuthGrants(store: test.store, clock: test.clock, random: test.random)
-        (account, _) = try test.accounts.create()
-        (key, keySecret) = try test.keys.create(accountID: account.id, label: checked("Connector"), scopes: keyScopes)
+        (account, _) = try await test.accounts.create()
+        (key, keySecret) = try await test.keys.create(accountID: account.id, label: checked("Connector"), scopes: keyScopes)
         client = try await clients.register(name: checked("Claude", .clientName), redirectURIs: [Self.redirect], authMethod: .none).client
         grants.onRevoked = { [unowned self] _, grantID in revoked.append(grantID) }
     }

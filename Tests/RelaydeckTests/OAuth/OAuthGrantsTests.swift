@@ -33,7 +33,7 @@ import Testing
         let issued = try await oauth.tokens(scopes: ScopeSet([.tasksRead, .notify]))
         #expect(try await oauth.principal(issued.accessToken)?.scopes == ScopeSet([.tasksRead]))
         // Narrowing the key holds for the grant's next request, cached or not.
-        _ = try oauth.test.keys.update(accountID: oauth.account.id, keyID: oauth.key.id, label: nil, scopes: ScopeSet([.tasksWrite]))
+        _ = try await oauth.test.keys.update(accountID: oauth.account.id, keyID: oauth.key.id, label: nil, scopes: ScopeSet([.tasksWrite]))
         #expect(try await oauth.principal(issued.accessToken)?.scopes == ScopeSet([]))
     }
 
@@ -188,7 +188,7 @@ import Testing
         let issued = try await oauth.tokens()
         let pending = try await oauth.grants.issueCode(oauth.consent())
         #expect(try await oauth.principal(issued.accessToken) != nil)
-        try oauth.test.keys.delete(accountID: oauth.account.id, keyID: oauth.key.id)
+        try await oauth.test.keys.delete(accountID: oauth.account.id, keyID: oauth.key.id)
         #expect(try await oauth.principal(issued.accessToken) == nil)
         for table in ["oauth_grants", "oauth_access_tokens", "oauth_refresh_tokens", "oauth_codes"] {
             #expect(try oauth.test.rowCount(table) == 0, "\(table)")
@@ -202,7 +202,7 @@ import Testing
     @Test func deletingTheAccountRemovesEveryGrant() async throws {
         let oauth = try await OAuthFixture()
         let issued = try await oauth.tokens()
-        try oauth.test.accounts.delete(oauth.account.id)
+        try await oauth.test.accounts.delete(oauth.account.id)
         #expect(try await oauth.principal(issued.accessToken) == nil)
         #expect(try oauth.test.rowCount("oauth_grants") == 0 && oauth.test.rowCount("oauth_refresh_tokens") == 0)
     }
@@ -210,7 +210,7 @@ import Testing
     @Test func removingAGrantStopsItsTokensAndAnotherAccountCannot() async throws {
         let oauth = try await OAuthFixture()
         let issued = try await oauth.tokens()
-        let (stranger, _) = try oauth.test.accounts.create()
+        let (stranger, _) = try await oauth.test.accounts.create()
         await #expect(throws: DomainError.notFound("Grant not found.")) {
             try await oauth.grants.delete(accountID: stranger.id, grantID: issued.grantID)
         }
@@ -221,7 +221,7 @@ import Testing
 
     @Test func aCodeNeedsAKeyOfTheAccountAKnownClientAndAScope() async throws {
         let oauth = try await OAuthFixture()
-        let (stranger, _) = try oauth.test.accounts.create()
+        let (stranger, _) = try await oauth.test.accounts.create()
         let foreign = Consent(accountID: stranger.id, keyID: oauth.key.id, clientID: oauth.client.id, scopes: .all,
                               redirectURI: OAuthFixture.redirect, codeChallenge: OAuthFixture.challenge, resource: OAuthFixture.resource)
         await #expect(throws: DomainError.notFound("Key not found.")) { _ = try await oauth.grants.issueCode(foreign) }

@@ -82,13 +82,13 @@ import Testing
         let retention = Retention(store: oauth.test.store, clock: oauth.test.clock, hub: oauth.test.hub)
         // An hour on: the access token expired (its row goes), the grant lives on its refresh token.
         oauth.test.clock.advance(millis: OAuthGrants.accessLifetimeMillis + OAuthGrants.usedCodeKeptMillis)
-        while try retention.step() {}
+        while try await retention.step() {}
         #expect(try oauth.test.rowCount("oauth_access_tokens") == 0 && oauth.test.rowCount("oauth_codes") == 0)
         #expect(try await oauth.grants.list(accountID: oauth.account.id).map(\.id) == [live.grantID])
         // Thirty days on: the refresh token expired, so the grant is dead, and both clients are
         // idle: the grant's client goes once its grant went.
         oauth.test.clock.advance(millis: OAuthGrants.refreshLifetimeMillis)
-        while try retention.step() {}
+        while try await retention.step() {}
         #expect(try oauth.test.rowCount("oauth_refresh_tokens") == 0 && oauth.test.rowCount("oauth_grants") == 0)
         #expect(try await oauth.clients.get(idle.id) == nil)
         #expect(try await oauth.clients.get(oauth.client.id) == nil)
@@ -103,7 +103,7 @@ import Testing
         for _ in 0..<3 {
             oauth.test.clock.advance(millis: 20 * 86_400_000)
             refresh = try await oauth.grants.refresh(token: refresh, client: oauth.client, scopes: nil).refreshToken
-            while try retention.step() {}
+            while try await retention.step() {}
         }
         #expect(try await oauth.clients.get(oauth.client.id) != nil)
         #expect(try await oauth.grants.list(accountID: oauth.account.id).count == 1)

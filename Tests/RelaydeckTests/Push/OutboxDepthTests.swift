@@ -18,14 +18,14 @@ import Testing
     }
 
     @Test("the jobs are counted up to the cap, and the oldest is the first written, whatever its due time")
-    func countsUpToTheCap() throws {
+    func countsUpToTheCap() async throws {
         let store = Store(path: ":memory:")
         _ = try store.open()
         defer { store.close() }
-        try store.write { db in
+        try await store.writing { db in
             // Written later, but due first: a retried job's due time moves, its age does not.
             for number in 0..<7 {
-                try Self.job(number).insert(db, dueAt: 9_000 - Int64(number), now: 1_000 + Int64(number))
+                try await Self.job(number).insert(db, dueAt: 9_000 - Int64(number), now: 1_000 + Int64(number))
             }
         }
         #expect(try OutboxDepth.read(store) == OutboxDepth(jobs: 7, oldestCreatedAt: 1_000))

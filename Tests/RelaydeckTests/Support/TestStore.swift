@@ -47,11 +47,11 @@ final class TestStore {
     }
 
     /// An account with `count` keys labelled `key 1`, `key 2`, ...
-    func account(withKeys count: Int) throws -> (account: Account, token: Secret, keys: [(key: Key, secret: Secret)]) {
-        let (account, token) = try accounts.create()
+    func account(withKeys count: Int) async throws -> (account: Account, token: Secret, keys: [(key: Key, secret: Secret)]) {
+        let (account, token) = try await accounts.create()
         var made: [(key: Key, secret: Secret)] = []
         for index in 0..<count {
-            made.append(try keys.create(accountID: account.id, label: checked("key \(index + 1)")))
+            made.append(try await keys.create(accountID: account.id, label: checked("key \(index + 1)")))
         }
         return (account, token, made)
     }

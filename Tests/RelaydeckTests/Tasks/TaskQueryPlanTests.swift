@@ -14,11 +14,11 @@ import Testing
         ("a task by ID for a change", TaskSQL.getForChange, "sqlite_autoindex_tasks_1 (id=?)", false),
         ("a key's task by ID", TaskSQL.getOfKey, "sqlite_autoindex_tasks_1 (id=?)", false),
         ("a key's task by ID for a change", TaskSQL.getOfKeyForChange, "sqlite_autoindex_tasks_1 (id=?)", false),
-        ("a key's list", TaskSQL.unchanged(byKey: true), "tasks_by_key (key_id=?", false),
-        ("an account's list", TaskSQL.unchanged(byKey: false), "tasks_by_account (account_id=?", false),
+        ("a key's list", TaskSQL.unchanged(byKey: true, .sqlite), "tasks_by_key (key_id=?", false),
+        ("an account's list", TaskSQL.unchanged(byKey: false, .sqlite), "tasks_by_account (account_id=?", false),
         // The tasks moved since the snapshot are few (the changes of the paging's minutes):
         // they are sorted, within the account's range of `tasks_changed`.
-        ("the tasks moved since a snapshot", TaskSQL.moved, "tasks_changed (account_id=? AND changed_seq>?)", true),
+        ("the tasks moved since a snapshot", TaskSQL.moved(.sqlite), "tasks_changed (account_id=? AND changed_seq>?)", true),
         // From the key's oldest task: at most its 1,000 open ones come before a closed one.
         ("the closed-task cap's oldest", TaskSQL.oldestClosed, "tasks_by_key (key_id=?)", false),
         ("retention's expired tasks", Retention.SQL.expiredTasks, "tasks_expiring (updated_at<?)", false),

@@ -14,7 +14,7 @@ import Testing
     func aLoginTokenWorksOnceAndIsStoredHashed(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let web = signIn(test)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         let token = try await web.createLoginToken(accountID: account.id)
         #expect(token.hasPrefix("mcl_") && token.utf8.count == 47)
         #expect(try test.rowCount("web_login_links", where: "token_hash = x'\(Hex.encode(SHA256.hash(token)))'") == 1)
@@ -26,7 +26,7 @@ import Testing
     @Test func aLoginTokenExpiresAfter15Minutes() async throws {
         let test = try TestStore(.memory)
         let web = signIn(test)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         let fresh = try await web.createLoginToken(accountID: account.id)
         let old = try await web.createLoginToken(accountID: account.id)
         test.clock.advance(millis: WebSignIn.linkLifetimeMillis - 1)
@@ -45,7 +45,7 @@ import Testing
     @Test func aSessionIsFoundByItsSecretAndEndsAfter30DaysUnused() async throws {
         let test = try TestStore(.memory)
         let web = signIn(test)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         let (session, secret) = try await web.createSession(accountID: account.id, userAgent: "Firefox\n 128")
         #expect(Identifier.isWellFormed(Substring(session.id), prefix: "wss_"))
         #expect(session.userAgent == "Firefox 128")
@@ -65,8 +65,8 @@ import Testing
     @Test func sessionsAreListedNewestFirstAndRemovedOneByOne() async throws {
         let test = try TestStore(.memory)
         let web = signIn(test)
-        let (account, _) = try test.accounts.create()
-        let (other, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
+        let (other, _) = try await test.accounts.create()
         let first = try await web.createSession(accountID: account.id, userAgent: nil)
         test.clock.advance(millis: 1000)
         let second = try await web.createSession(accountID: account.id, userAgent: nil)
@@ -82,7 +82,7 @@ import Testing
     @Test func passkeysAreKeptListedUsedAndRemoved() async throws {
         let test = try TestStore(.memory)
         let web = signIn(test)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         let passkey = try await web.addPasskey(accountID: account.id, credentialID: [1, 2, 3], publicKey: [0xA0], signCount: 0,
                                          name: checked("My laptop", .passkeyName))
         #expect(try await web.passkeys(accountID: account.id) == [passkey])
@@ -104,12 +104,12 @@ import Testing
     @Test func deletingTheAccountRemovesItsLinksSessionsAndPasskeys() async throws {
         let test = try TestStore(.memory)
         let web = signIn(test)
-        let (account, _) = try test.accounts.create()
+        let (account, _) = try await test.accounts.create()
         let token = try await web.createLoginToken(accountID: account.id)
         let (_, secret) = try await web.createSession(accountID: account.id, userAgent: nil)
         _ = try await web.addPasskey(accountID: account.id, credentialID: [9], publicKey: [0xA0], signCount: 0,
                                name: checked("Phone", .passkeyName))
-        try test.accounts.delete(account.id)
+        try await test.accounts.delete(account.id)
         for table in ["web_login_links", "web_sessions", "passkeys"] {
             #expect(try test.rowCount(table) == 0)
         }

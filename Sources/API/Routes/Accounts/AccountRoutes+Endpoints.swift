@@ -8,7 +8,7 @@ extension AccountRoutes {
     /// for everyone, before any check that costs work or tells anything), then the app code,
     /// the body, the address's limit and, with App Attest on, the attestation
     /// (`app-integrity.md#create-the-account`).
-    func create(_ call: inout Call) throws -> Outcome {
+    func create(_ call: inout Call) async throws -> Outcome {
         guard context.configuration.accountCreationOpen else { throw APIError.accountCreationClosed }
         try Gate.checkAppCode(call.request, context: context)
         var body = call.bodyReader()
@@ -30,16 +30,16 @@ extension AccountRoutes {
         try body.check()
         try takeCreation(call.request)
         let attestedKey = appAttestOn ? try attest(attestation, challengeRedeemed: challengeRedeemed) : nil
-        let (account, token) = try accounts.create(attestedKey: attestedKey)
+        let (account, token) = try await accounts.create(attestedKey: attestedKey)
         return Answers.created("account", account.write, secretKey: "token", token)
     }
 
-    func get(_ account: AccountCaller) throws -> Outcome {
-        Self.answer(try accounts.get(account.accountID))
+    func get(_ account: AccountCaller) async throws -> Outcome {
+        Self.answer(try await accounts.get(account.accountID))
     }
 
     /// `PATCH /v1/account`: `{"settings": {"live_activities": false}}`.
-    func update(_ call: inout Call, _ account: AccountCaller) throws -> Outcome {
+    func update(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         var body = call.bodyReader()
         var liveActivities: Bool?
         if var settings = body.object("settings") {
@@ -47,11 +47,11 @@ extension AccountRoutes {
             body.merge(settings)
         }
         try body.check()
-        return Self.answer(try accounts.update(account.accountID, liveActivities: liveActivities))
+        return Self.answer(try await accounts.update(account.accountID, liveActivities: liveActivities))
     }
 
-    func delete(_ account: AccountCaller) throws -> Outcome {
-        try accounts.delete(account.accountID)
+    func delete(_ account: AccountCaller) async throws -> Outcome {
+        try await accounts.delete(account.accountID)
         context.onDeletion?()
         return Answers.noContent
     }

@@ -17,12 +17,12 @@ final class AccountRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/accounts", [
-                Endpoint(.post, body: true, .anyone { [self] call in try create(&call) }),
+                Endpoint(.post, body: true, .anyone { [self] call in try await create(&call) }),
             ]),
             Route("/v1/account", [
-                Endpoint(.get, .account { [self] _, account in try get(account) }),
-                Endpoint(.patch, body: true, .account { [self] call, account in try update(&call, account) }),
-                Endpoint(.delete, .account { [self] _, account in try delete(account) }),
+                Endpoint(.get, .account { [self] _, account in try await get(account) }),
+                Endpoint(.patch, body: true, .account { [self] call, account in try await update(&call, account) }),
+                Endpoint(.delete, .account { [self] _, account in try await delete(account) }),
             ]),
         ]
     }

@@ -7,19 +7,19 @@ extension InboxRoutes {
     /// `GET /v1/inbox` (`inbox.md#read-the-inbox`): unread items oldest first, now or, with
     /// `wait`, as soon as one comes. Several waiters with `mark_read=true` each look again
     /// on a wake-up; the first takes the item and the others find nothing and wait on.
-    func read(_ call: inout Call, _ use: KeyUse) throws -> Outcome {
+    func read(_ call: inout Call, _ use: KeyUse) async throws -> Outcome {
         var query = call.queryReader()
         let wait = query.read("wait", .int(Limits.waitSeconds)) ?? 0
         let limit = query.read("limit", .int(Limits.inboxPage.sizes)) ?? Limits.inboxPage.defaultSize
         // A HEAD is answered by this GET, but must not use up what the agent has not seen.
         let markRead = (query.read("mark_read", .bool) ?? true) && call.request.method != .head
         try query.check()
-        return try Wait.inboxItems(of: use, inbox: inbox, seconds: wait, limit: limit, markRead: markRead) { Self.items($0, unread: $1) }
+        return try await Wait.inboxItems(of: use, inbox: inbox, seconds: wait, limit: limit, markRead: markRead) { Self.items($0, unread: $1) }
     }
 
     /// `POST /v1/messages` (`inbox.md#send-a-message`): the account sends `key_id`, a key
     /// sends `to`; the other one is a `422`.
-    func send(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+    func send(_ call: inout Call, _ principal: Principal) async throws -> Outcome {
         var body = call.bodyReader()
         let recipientField = principal.keyID == nil ? "key_id" : "to"
         let refusedField = principal.keyID == nil ? "to" : "key_id"
@@ -35,14 +35,14 @@ extension InboxRoutes {
         try body.check()
         guard let recipient, let text else { throw APIError.defect("a checked body lost its recipient or text") }
         try context.messageLimiter.admit(principal.credentialID, now: context.nowMicros)
-        let item = try inbox.send(principal, to: principal.keyID == nil ? .keyID(recipient) : .to(recipient),
+        let item = try await inbox.send(principal, to: principal.keyID == nil ? .keyID(recipient) : .to(recipient),
                                   text: text, taskID: taskID)
         return Answers.object(201, capacity: 300 + item.text.utf8.count) { item.write(to: &$0) }
     }
 
     /// `GET /v1/agents` (`inbox.md#agent`): every live key of the account, newest first.
-    func agents(_ use: KeyUse) throws -> Outcome {
-        let keys = try context.services.keys.list(accountID: use.accountID)
+    func agents(_ use: KeyUse) async throws -> Outcome {
+        let keys = try await context.services.keys.list(accountID: use.accountID)
         return Answers.object(capacity: 64 + keys.count * 200) { Key.writeAgents(keys, selfID: use.keyID, to: &$0) }
     }
 }

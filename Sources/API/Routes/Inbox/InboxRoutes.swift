@@ -15,21 +15,21 @@ final class InboxRoutes: RouteGroup {
         [
             Route("/v1/inbox", [
                 // A read marks items read and sets `seen_at`: it writes.
-                Endpoint(.get, writes: true, scope: .inbox, .apiKey { [self] call, use in try read(&call, use) }),
+                Endpoint(.get, writes: true, scope: .inbox, .apiKey { [self] call, use in try await read(&call, use) }),
             ]),
             Route("/v1/messages", [
-                Endpoint(.post, body: true, scope: .messages, .accountOrKey { [self] call, principal in try send(&call, principal) }),
+                Endpoint(.post, body: true, scope: .messages, .accountOrKey { [self] call, principal in try await send(&call, principal) }),
             ]),
             Route("/v1/keys/{key_id}/inbox", [
                 Endpoint(.get, .account { [self] call, account in
-                    let (items, unread) = try inbox.recent(accountID: account.accountID, keyID: try call.path("key_id"))
+                    let (items, unread) = try await inbox.recent(accountID: account.accountID, keyID: try call.path("key_id"))
                     return .respond(Self.items(items, unread: unread))
                 }),
             ]),
             // The agents are whom a key can message (`send_message`'s `to`): a key that may
             // not message them has no need of their labels, clients and hosts.
             Route("/v1/agents", [
-                Endpoint(.get, scope: .messages, .apiKey { [self] _, use in try agents(use) }),
+                Endpoint(.get, scope: .messages, .apiKey { [self] _, use in try await agents(use) }),
             ]),
         ]
     }

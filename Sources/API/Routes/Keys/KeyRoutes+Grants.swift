@@ -8,7 +8,7 @@ extension KeyRoutes {
     /// `GET /v1/keys/{key_id}/grants`: newest first; another account's key `404`.
     func grants(_ call: Call, _ account: AccountCaller) async throws -> Outcome {
         let keyID = try call.path("key_id")
-        _ = try keys.get(accountID: account.accountID, keyID: keyID)
+        _ = try await keys.get(accountID: account.accountID, keyID: keyID)
         let grants = try await context.services.oauthGrants.list(accountID: account.accountID, keyID: keyID)
         return Answers.list("grants", grants, bytesEach: 400) { grant, writer in grant.write(to: &writer) }
     }

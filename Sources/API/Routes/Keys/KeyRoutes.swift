@@ -14,12 +14,12 @@ final class KeyRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/keys", [
-                Endpoint(.get, .account { [self] _, account in try list(account) }),
-                Endpoint(.post, body: true, .account { [self] call, account in try create(&call, account) }),
+                Endpoint(.get, .account { [self] _, account in try await list(account) }),
+                Endpoint(.post, body: true, .account { [self] call, account in try await create(&call, account) }),
             ]),
             Route("/v1/keys/{key_id}", [
-                Endpoint(.patch, body: true, .account { [self] call, account in try update(&call, account) }),
-                Endpoint(.delete, .account { [self] call, account in try delete(&call, account) }),
+                Endpoint(.patch, body: true, .account { [self] call, account in try await update(&call, account) }),
+                Endpoint(.delete, .account { [self] call, account in try await delete(&call, account) }),
             ]),
             Route("/v1/keys/{key_id}/grants", [
                 Endpoint(.get, .account { [self] call, account in try await grants(call, account) }),

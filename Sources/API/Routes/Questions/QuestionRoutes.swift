@@ -16,7 +16,7 @@ final class QuestionRoutes: RouteGroup {
 
     init(_ context: APIContext) {
         self.context = context
-        sweep = context.loop.makeTimer { [unowned self] in expireDue() }
+        sweep = context.loop.makeTimer { [unowned self] in context.loop.startTask { [unowned self] in await expireDue() } }
         if let sweep { context.loop.reschedule(sweep, at: context.loop.now + Self.expirySweep) }
     }
 
@@ -24,22 +24,22 @@ final class QuestionRoutes: RouteGroup {
         [
             Route("/v1/questions", [
                 // Reads expire what is due, so they write.
-                Endpoint(.get, writes: true, scope: .questions, .accountOrKey { [self] call, principal in try list(&call, principal) }),
-                Endpoint(.post, body: true, scope: .questions, .apiKey { [self] call, key in try ask(&call, key) }),
+                Endpoint(.get, writes: true, scope: .questions, .accountOrKey { [self] call, principal in try await list(&call, principal) }),
+                Endpoint(.post, body: true, scope: .questions, .apiKey { [self] call, key in try await ask(&call, key) }),
             ]),
             Route("/v1/questions/{question_id}", [
-                Endpoint(.get, writes: true, scope: .questions, .accountOrKey { [self] call, principal in try get(&call, principal) }),
-                Endpoint(.delete, scope: .questions, .apiKey { [self] call, key in try cancel(&call, key) }),
+                Endpoint(.get, writes: true, scope: .questions, .accountOrKey { [self] call, principal in try await get(&call, principal) }),
+                Endpoint(.delete, scope: .questions, .apiKey { [self] call, key in try await cancel(&call, key) }),
             ]),
             Route("/v1/questions/{question_id}/answer", [
-                Endpoint(.post, body: true, .account { [self] call, account in try answer(&call, account) }),
+                Endpoint(.post, body: true, .account { [self] call, account in try await answer(&call, account) }),
             ]),
         ]
     }
 
-    private func expireDue() {
+    private func expireDue() async {
         do {
-            try questions.expireDue()
+            try await questions.expireDue()
         } catch {
             // The store is away; the next sweep, or the next read, expires them.
         }

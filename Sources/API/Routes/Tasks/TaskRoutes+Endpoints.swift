@@ -4,7 +4,7 @@ import Relaydeck
 
 extension TaskRoutes {
     /// `GET /v1/tasks` (`rest-api.md#list-tasks`).
-    func list(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+    func list(_ call: inout Call, _ principal: Principal) async throws -> Outcome {
         var query = call.queryReader()
         let keyID = Self.keyID(&query, principal)
         let statuses = query.list("status", count: 1...4, .choice) as [WorkTask.Status]?
@@ -17,7 +17,7 @@ extension TaskRoutes {
         }
         try query.check()
         let filter = TaskFilter(keyID: keyID, statuses: statuses, priorities: priorities, limit: limit ?? Limits.tasksPage.defaultSize)
-        let (tasks, next) = try tasks.list(principal, filter, after: cursor)
+        let (tasks, next) = try await tasks.list(principal, filter, after: cursor)
         let expected = tasks.reduce(64) { $0 + $1.pageBytes }
         // A page of some size is written as the client reads it (`StreamedArray`).
         let streamed = StreamedArray.worthStreaming(expectedBytes: expected)
@@ -41,7 +41,7 @@ extension TaskRoutes {
 
     /// `POST /v1/tasks` (`rest-api.md#create-a-task`): only `title` is necessary; `key_id` is
     /// necessary for the account and refused for an API key.
-    func create(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+    func create(_ call: inout Call, _ principal: Principal) async throws -> Outcome {
         var body = call.bodyReader()
         if principal.keyID == nil { body.require("key_id") }
         let keyID = Self.keyID(&body, principal)
@@ -49,16 +49,16 @@ extension TaskRoutes {
         try body.check()
         guard let new else { throw APIError.defect("a checked body lost its title") }
         let host = principal.keyID == nil ? nil : call.request.head.header("x-relaydeck-host").flatMap(TextRules.hostName)
-        return Self.answer(try tasks.create(principal, keyID: keyID, new, host: host), status: 201)
+        return Self.answer(try await tasks.create(principal, keyID: keyID, new, host: host), status: 201)
     }
 
     /// `PATCH /v1/tasks/{task_id}` (`rest-api.md#update-a-task`): absent fields stay; only
     /// `progress` and `status_note` accept `null`.
-    func update(_ call: inout Call, _ principal: Principal) throws -> Outcome {
+    func update(_ call: inout Call, _ principal: Principal) async throws -> Outcome {
         var body = call.bodyReader()
         let patch = body.taskPatch()
         try body.check()
-        return Self.answer(try tasks.update(principal, taskID: try call.path("task_id"), patch))
+        return Self.answer(try await tasks.update(principal, taskID: try call.path("task_id"), patch))
     }
 
     /// `key_id`: read for the account, a problem for an API key.

@@ -14,16 +14,16 @@ final class TaskRoutes: RouteGroup {
     var routes: [Route] {
         [
             Route("/v1/tasks", [
-                Endpoint(.get, scope: .tasksRead, .accountOrKey { [self] call, principal in try list(&call, principal) }),
-                Endpoint(.post, body: true, scope: .tasksWrite, .accountOrKey { [self] call, principal in try create(&call, principal) }),
+                Endpoint(.get, scope: .tasksRead, .accountOrKey { [self] call, principal in try await list(&call, principal) }),
+                Endpoint(.post, body: true, scope: .tasksWrite, .accountOrKey { [self] call, principal in try await create(&call, principal) }),
             ]),
             Route("/v1/tasks/{task_id}", [
                 Endpoint(.get, scope: .tasksRead, .accountOrKey { [self] call, principal in
-                    Self.answer(try tasks.get(principal, taskID: try call.path("task_id")))
+                    Self.answer(try await tasks.get(principal, taskID: try call.path("task_id")))
                 }),
-                Endpoint(.patch, body: true, scope: .tasksWrite, .accountOrKey { [self] call, principal in try update(&call, principal) }),
+                Endpoint(.patch, body: true, scope: .tasksWrite, .accountOrKey { [self] call, principal in try await update(&call, principal) }),
                 Endpoint(.delete, scope: .tasksWrite, .accountOrKey { [self] call, principal in
-                    try tasks.delete(principal, taskID: try call.path("task_id"))
+                    try await tasks.delete(principal, taskID: try call.path("task_id"))
                     return Answers.noContent
                 }),
             ]),

@@ -148,7 +148,7 @@ final class WebPushRoutes: RouteGroup {
         let id = try call.path("subscription_id")
         _ = try await subscriptions.get(accountID: account.accountID, id: id)
         try testLimiter.admit(account.accountID, now: context.nowMicros)
-        try context.services.webPushPlanner.test(context.services.store, accountID: account.accountID, subscriptionID: id)
+        try await context.services.webPushPlanner.test(context.services.store, accountID: account.accountID, subscriptionID: id)
         return Answers.object(202, capacity: 8) { writer in
             writer.beginObject()
             writer.endObject()

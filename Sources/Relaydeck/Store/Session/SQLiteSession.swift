@@ -24,6 +24,14 @@ public final class SQLiteSession: StoreSession {
         return try database.rows(sql, values) { try decode($0) }
     }
 
+    public func rows<T>(_ sql: String, _ values: [StoreValue], through stop: (T) -> Bool,
+                        _ decode: (any StoreRow) throws -> T) async throws -> [T] {
+        #if DEBUG
+        try ParameterOrder.check(sql)
+        #endif
+        return try database.rows(sql, values, through: stop) { try decode($0) }
+    }
+
     public func firstRow<T>(_ sql: String, _ values: [StoreValue], _ decode: (any StoreRow) throws -> T) async throws -> T? {
         #if DEBUG
         try ParameterOrder.check(sql)

@@ -51,6 +51,10 @@ public protocol StoreSession: AnyObject {
 
     /// Every row of `sql`, decoded in the statement's order.
     func rows<T>(_ sql: String, _ values: [StoreValue], _ decode: (any StoreRow) throws -> T) async throws -> [T]
+    /// The rows of `sql` up to and including the first for which `stop` is true: a page read
+    /// stops stepping there (SQLite), or what came is cut there (PostgreSQL).
+    func rows<T>(_ sql: String, _ values: [StoreValue], through stop: (T) -> Bool,
+                 _ decode: (any StoreRow) throws -> T) async throws -> [T]
     /// The first row of `sql`, decoded; nil when there is none.
     func firstRow<T>(_ sql: String, _ values: [StoreValue], _ decode: (any StoreRow) throws -> T) async throws -> T?
     /// Runs `sql` to its end and returns the rows an INSERT, UPDATE or DELETE changed (for any
@@ -78,6 +82,13 @@ public protocol StoreSession: AnyObject {
 }
 
 extension StoreSession {
+    public func rows<T>(_ sql: String, _ values: [StoreValue], through stop: (T) -> Bool,
+                        _ decode: (any StoreRow) throws -> T) async throws -> [T] {
+        let all = try await rows(sql, values, decode)
+        guard let end = all.firstIndex(where: stop) else { return all }
+        return Array(all[...end])
+    }
+
     /// Whether `sql` (a `SELECT 1 ...`) gives a row for `values`.
     public func exists(_ sql: String, _ values: StoreValue...) async throws -> Bool {
         try await firstRow(sql, values) { _ in true } ?? false

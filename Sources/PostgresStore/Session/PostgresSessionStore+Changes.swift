@@ -1,0 +1,16 @@
+import Relaydeck
+
+extension PostgresSessionStore {
+    /// A write that records changes: planned through its session (their pushes are rows of
+    /// the same transaction) and published to `hub` once its COMMIT succeeded, in the order
+    /// recorded; nothing is published when it rolls back.
+    @discardableResult
+    public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
+        let kept = KeptChanges()
+        let result = try await writing { session in
+            try await body(session, ChangeRecorder(session: session, hub: hub, keeper: kept, depth: 0))
+        }
+        kept.publish()
+        return result
+    }
+}
