@@ -14,6 +14,9 @@ import Relaydeck
 /// reconnecting (issue 25's next slices). Loop thread only; not Sendable.
 public final class PostgresSessionStore: SessionStore {
     public let session: PostgresSession
+    /// This node's cache of the credentials the gate found.
+    public let credentials = CredentialCache()
+    public var quota = StorageQuota()
     private var held = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 

@@ -3,12 +3,12 @@ import SQLite
 
 /// Accounts: create, read, change settings, delete (`rest-api.md#accounts`).
 public final class Accounts {
-    private let store: Store
+    private let store: any SessionStore
     private let clock: any Clock
     private let random: any RandomSource
     private let hub: EventHub
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+    public init(store: any SessionStore, clock: any Clock, random: any RandomSource, hub: EventHub) {
         self.store = store
         self.clock = clock
         self.random = random

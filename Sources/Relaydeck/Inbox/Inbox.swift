@@ -12,12 +12,12 @@ public final class Inbox {
     /// `GET /v1/keys/{key_id}/inbox` shows this many.
     public static let recentCount = 50
 
-    let store: Store
+    let store: any SessionStore
     let clock: any Clock
     let random: any RandomSource
     let hub: EventHub
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+    public init(store: any SessionStore, clock: any Clock, random: any RandomSource, hub: EventHub) {
         self.store = store
         self.clock = clock
         self.random = random

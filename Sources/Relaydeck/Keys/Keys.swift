@@ -13,12 +13,12 @@ public final class Keys {
     /// `last_used_at` changes one time in one minute at most (`rest-api.md#key`).
     public static let lastUsedResolutionMillis: Int64 = 60_000
 
-    let store: Store
+    let store: any SessionStore
     private let clock: any Clock
     private let random: any RandomSource
     let hub: EventHub
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub) {
+    public init(store: any SessionStore, clock: any Clock, random: any RandomSource, hub: EventHub) {
         self.store = store
         self.clock = clock
         self.random = random

@@ -18,14 +18,14 @@ public final class Questions {
     /// `GET /v1/questions` gives this many at most, newest first.
     public static let listLimit = 100
 
-    let store: Store
+    let store: any SessionStore
     let clock: any Clock
     private let random: any RandomSource
     let hub: EventHub
     /// An answer leaves an `answer` item in the key's inbox, in the same transaction.
     let inbox: Inbox
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
+    public init(store: any SessionStore, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
         self.store = store
         self.clock = clock
         self.random = random

@@ -21,11 +21,11 @@ public final class Retention {
     /// Rows deleted per table and step, at most.
     public static let batchSize = 200
 
-    private let store: Store
+    private let store: any SessionStore
     private let clock: any Clock
     private let hub: EventHub
 
-    public init(store: Store, clock: any Clock, hub: EventHub) {
+    public init(store: any SessionStore, clock: any Clock, hub: EventHub) {
         self.store = store
         self.clock = clock
         self.hub = hub

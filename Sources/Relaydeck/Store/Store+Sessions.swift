@@ -5,6 +5,12 @@ import SQLite
 /// write runs its body in a transaction (or a savepoint of the one open), committed when the
 /// body returns and undone when it throws.
 public protocol SessionStore: AnyObject {
+    /// What the gate remembers of the credentials it found: exact, because each write that
+    /// changes a key, an account or a grant updates it after its COMMIT (this node's cache).
+    var credentials: CredentialCache { get }
+    /// How much text one account may keep (`ACCOUNT_STORAGE_LIMIT`).
+    var quota: StorageQuota { get }
+
     @discardableResult
     func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
     @discardableResult

@@ -11,7 +11,7 @@ public final class Tasks {
     public static let maxOpenPerKey = 1_000
     public static let maxClosedPerKey = 5_000
 
-    let store: Store
+    let store: any SessionStore
     let clock: any Clock
     let random: any RandomSource
     let hub: EventHub
@@ -20,7 +20,7 @@ public final class Tasks {
     /// The list snapshots handed out in cursors: whether a move needs its `task_moves` row.
     let snapshots = ListSnapshots()
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
+    public init(store: any SessionStore, clock: any Clock, random: any RandomSource, hub: EventHub, inbox: Inbox) {
         self.store = store
         self.clock = clock
         self.random = random
