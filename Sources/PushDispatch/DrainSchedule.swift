@@ -3,12 +3,17 @@ import EventLoop
 
 /// When a dispatcher drains its outbox: soon after a kick (at the end of the current turn,
 /// once the request that planned a push is answered), at a wall time (the next due job, a
-/// retry), and never after `stop`. One timer at a time, the earliest wanted. Loop thread only.
+/// retry), and never after `stop`. One timer at a time, the earliest wanted. A drain reads
+/// and writes the outbox through a store session, so it runs as a task on the loop (with
+/// SQLite it has ended when it is started); one at a time, and a drain wanted while one runs
+/// comes right after it. Loop thread only.
 final class DrainSchedule {
     private let loop: EventLoop
     private let clock: any Clock
     /// The drain itself; set by the owner.
-    var drain: () -> Void = {}
+    var drain: () async -> Void = {}
+    private var draining = false
+    private var drainAgain = false
     private var queued = false
     private var timer: LoopTimer?
     private var timerDue: Int64?
@@ -26,7 +31,7 @@ final class DrainSchedule {
         loop.atEndOfTurn(.pushes) { [weak self] in
             guard let self else { return }
             queued = false
-            if !stopped { drain() }
+            if !stopped { startDrain() }
         }
     }
 
@@ -46,8 +51,29 @@ final class DrainSchedule {
             guard let self else { return }
             timer = nil
             timerDue = nil
-            if !stopped { drain() }
+            if !stopped { startDrain() }
         }
+    }
+
+    private func startDrain() {
+        guard !draining else {
+            drainAgain = true
+            return
+        }
+        draining = true
+        loop.startTask { [self] in
+            repeat {
+                drainAgain = false
+                await drain()
+            } while drainAgain && !stopped
+            draining = false
+        }
+    }
+
+    /// `work` as a task on the loop: what becomes of a send once it is answered, written
+    /// through a store session.
+    func run(_ work: @escaping () async -> Void) {
+        loop.startTask(work)
     }
 
     /// The wait before a job's next try after `attempts` failed ones: `first`, doubling each

@@ -26,7 +26,7 @@ public final class PushDispatcher {
     private let sender: any APNsSending
     /// Where each send's end is counted for `/metrics` (service `apns`).
     private let counts: PushCounts.Service?
-    /// The IDs of the jobs handed to the sender and not answered yet.
+    /// The IDs of the jobs claimed and handed to the sender, not answered yet.
     private var sending: Set<Int64> = []
     private let schedule: DrainSchedule
     /// After `stop`: answers that still come change nothing, so what was in flight stays in
@@ -40,9 +40,7 @@ public final class PushDispatcher {
         self.sender = sender
         self.counts = counts
         schedule = DrainSchedule(loop: loop, clock: clock)
-        // The windows are planned through a store session, so a drain is a task on the loop
-        // (with SQLite it has ended when `startTask` returns).
-        schedule.drain = { [unowned self] in loop.startTask { await self.drain() } }
+        schedule.drain = { [unowned self] in await drain() }
     }
 
     /// How many pushes wait for APNs's answer.
@@ -58,9 +56,9 @@ public final class PushDispatcher {
             try await outbox.openDueWindows()
             let free = Self.maxInFlight - sending.count
             if free > 0 {
-                for job in try outbox.dueJobs(limit: free, excluding: sending) { send(job) }
+                for job in try await outbox.claimDue(limit: free) { send(job) }
             }
-            if let next = try outbox.nextDue() { schedule.wake(at: next) }
+            if let next = try await outbox.nextDue() { schedule.wake(at: next) }
         } catch {
             Log.warn("could not read the push outbox; trying again", ["error": String(describing: error)])
             schedule.arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
@@ -73,10 +71,13 @@ public final class PushDispatcher {
             environment: job.environment == .production ? .production : .sandbox, deviceToken: job.token,
             pushType: job.pushType, topic: job.topic, priority: job.priority, collapseID: job.collapseID,
             expiration: job.expiration, payload: job.payload)
-        sender.send(request) { [weak self] result in self?.finished(job, result) }
+        sender.send(request) { [weak self] result in
+            guard let self else { return }
+            schedule.run { [self] in await finished(job, result) }
+        }
     }
 
-    private func finished(_ job: PushJob, _ result: APNsResult) {
+    private func finished(_ job: PushJob, _ result: APNsResult) async {
         sending.remove(job.id)
         guard !stopped else { return }
         // Each send that ends is counted, a job tried again later once per send.
@@ -84,17 +85,17 @@ public final class PushDispatcher {
         do {
             switch result {
             case .delivered:
-                try outbox.finish(job)
+                try await outbox.finish(job)
             case .refused(let status, let reason) where result.tokenIsInvalid:
-                try outbox.tokenIsInvalid(job)
+                try await outbox.tokenIsInvalid(job)
                 Log.info("APNs refused a token; it is removed", Self.fields(job, status: status, reason: reason))
             case .refused(let status, let reason) where Self.retryable(status):
-                try retryOrDrop(job, Self.fields(job, status: status, reason: reason))
+                try await retryOrDrop(job, Self.fields(job, status: status, reason: reason))
             case .refused(let status, let reason):
-                try outbox.finish(job)
+                try await outbox.finish(job)
                 Log.warn("APNs refused a push", Self.fields(job, status: status, reason: reason))
             case .unreachable(let detail):
-                try retryOrDrop(job, Self.fields(job, status: nil, reason: detail))
+                try await retryOrDrop(job, Self.fields(job, status: nil, reason: detail))
             }
         } catch {
             // The job stays in the outbox and goes again with the next drain.
@@ -104,14 +105,14 @@ public final class PushDispatcher {
         kick()
     }
 
-    private func retryOrDrop(_ job: PushJob, _ fields: KeyValuePairs<String, String>) throws {
+    private func retryOrDrop(_ job: PushJob, _ fields: KeyValuePairs<String, String>) async throws {
         guard job.attempts + 1 < Self.maxAttempts else {
-            try outbox.finish(job)
+            try await outbox.finish(job)
             Log.warn("a push failed too many times; dropped", fields)
             return
         }
         let delay = DrainSchedule.backoff(attempts: job.attempts, first: Self.firstRetryDelayMillis, most: Self.maxRetryDelayMillis)
-        try outbox.retry(job, at: clock.wallMillis + delay)
+        try await outbox.retry(job, at: clock.wallMillis + delay)
         Log.info("a push failed; trying again later", fields)
     }
 
@@ -129,8 +130,19 @@ public final class PushDispatcher {
     }
 
     /// Stops for good (at the server's stop, before the store closes): no more drains, and
-    /// the outbox keeps what was not sent or not answered.
+    /// the outbox keeps what was not sent or not answered, due again at once for the next
+    /// start (their leases given back; with SQLite before this returns).
     public func stop() {
         schedule.stop()
+        let unanswered = Array(sending)
+        guard !unanswered.isEmpty else { return }
+        schedule.run { [outbox] in
+            do {
+                try await outbox.release(unanswered)
+            } catch {
+                Log.warn("could not give back the pushes in flight; they go again when their lease ends",
+                         ["error": String(describing: error)])
+            }
+        }
     }
 }

@@ -45,7 +45,7 @@ public final class WebPushDispatcher {
         self.subject = subject
         self.counts = counts
         schedule = DrainSchedule(loop: loop, clock: clock)
-        schedule.drain = { [unowned self] in drain() }
+        schedule.drain = { [unowned self] in await drain() }
     }
 
     /// How many pushes wait for their service's answer.
@@ -56,34 +56,45 @@ public final class WebPushDispatcher {
         schedule.kick()
     }
 
-    /// Stops for good: what is in flight stays in the outbox for the next start.
+    /// Stops for good: what is in flight stays in the outbox, due again at once for the next
+    /// start (its leases given back; with SQLite before this returns).
     public func stop() {
         schedule.stop()
+        let unanswered = Array(sending)
+        guard !unanswered.isEmpty else { return }
+        schedule.run { [outbox] in
+            do {
+                try await outbox.release(unanswered)
+            } catch {
+                Log.warn("could not give back the Web Push messages in flight; they go again when their lease ends",
+                         ["error": String(describing: error)])
+            }
+        }
     }
 
-    private func drain() {
+    private func drain() async {
         do {
             let free = Self.maxInFlight - sending.count
             if free > 0 {
-                for due in try outbox.dueJobs(limit: free, excluding: sending) { try send(due) }
+                for due in try await outbox.claimDue(limit: free) { try await send(due) }
             }
-            if let next = try outbox.nextDue() { schedule.wake(at: next) }
+            if let next = try await outbox.nextDue() { schedule.wake(at: next) }
         } catch {
             Log.warn("could not read the Web Push outbox; trying again", ["error": String(describing: error)])
             schedule.arm(at: clock.wallMillis + Self.storeRetry.milliseconds)
         }
     }
 
-    private func send(_ due: WebPushOutbox.Due) throws {
+    private func send(_ due: WebPushOutbox.Due) async throws {
         let job = due.job
         guard let subscription = due.subscription else {
             // Deleted, replaced by the browser's newer subscription, or its account's.
-            try outbox.finish(job)
+            try await outbox.finish(job)
             return
         }
         let now = clock.wallMillis
         guard job.expiresAt > now else {
-            try outbox.finish(job)
+            try await outbox.finish(job)
             counts?.count(kind: job.kind.rawValue, outcome: "expired")
             return
         }
@@ -91,7 +102,7 @@ public final class WebPushDispatcher {
         do {
             endpoint = try PushEndpoint(subscription.endpoint)
         } catch {
-            try outbox.finish(job)
+            try await outbox.finish(job)
             counts?.count(kind: job.kind.rawValue, outcome: "refused")
             Log.warn("a Web Push subscription's endpoint is not one a push can go to; dropped",
                      ["subscription_id": subscription.id, "reason": error.reason])
@@ -101,7 +112,7 @@ public final class WebPushDispatcher {
               let body = try? WebPushMessage.encrypt(job.payload, paddedLength: Self.paddedLength(job.payload.count),
                                                      subscriber: subscriber, authSecret: subscription.auth),
               let authorization = try vapidToken().authorization(for: endpoint.origin) else {
-            try outbox.finish(job)
+            try await outbox.finish(job)
             counts?.count(kind: job.kind.rawValue, outcome: "refused")
             Log.warn("a Web Push message could not be encrypted or signed; dropped", ["subscription_id": subscription.id])
             return
@@ -111,7 +122,8 @@ public final class WebPushDispatcher {
                                   topic: job.topic.map(PushRequest.topic(for:)), body: body)
         sending.insert(job.id)
         sender.send(request, authorization: authorization) { [weak self] result in
-            self?.finished(job, endpoint: subscription.endpoint, result)
+            guard let self else { return }
+            schedule.run { [self] in await finished(job, endpoint: subscription.endpoint, result) }
         }
     }
 
@@ -127,7 +139,7 @@ public final class WebPushDispatcher {
         return made
     }
 
-    private func finished(_ job: WebPushJob, endpoint: String, _ result: PushDelivery.Result) {
+    private func finished(_ job: WebPushJob, endpoint: String, _ result: PushDelivery.Result) async {
         sending.remove(job.id)
         guard !schedule.stopped else { return }
         let kind = job.kind.rawValue
@@ -136,31 +148,31 @@ public final class WebPushDispatcher {
             case .answered(let answer):
                 switch answer.verdict {
                 case .delivered:
-                    try outbox.finish(job)
+                    try await outbox.finish(job)
                     counts?.count(kind: kind, outcome: "sent")
                 case .gone:
-                    try outbox.subscriptionIsGone(job, endpoint: endpoint)
+                    try await outbox.subscriptionIsGone(job, endpoint: endpoint)
                     counts?.count(kind: kind, outcome: "gone")
                     Log.info("a push service says a Web Push subscription ended; it is removed",
                              Self.fields(job, status: answer.status))
                 case .tooLarge:
-                    try outbox.finish(job)
+                    try await outbox.finish(job)
                     counts?.count(kind: kind, outcome: "too_large")
                     Log.error("a push service refused a Web Push message as too large (a defect of this server)",
                               Self.fields(job, status: answer.status))
                 case .retry:
                     counts?.count(kind: kind, outcome: answer.status == 429 ? "rate_limited" : "service_error")
-                    try retryOrDrop(job, after: answer.retryAfterSeconds, Self.fields(job, status: answer.status))
+                    try await retryOrDrop(job, after: answer.retryAfterSeconds, Self.fields(job, status: answer.status))
                 case .refused:
-                    try outbox.finish(job)
+                    try await outbox.finish(job)
                     counts?.count(kind: kind, outcome: "refused")
                     Log.warn("a push service refused a Web Push message", Self.fields(job, status: answer.status))
                 }
             case .failed(let reason):
                 counts?.count(kind: kind, outcome: "unreachable")
-                try retryOrDrop(job, after: nil, Self.fields(job, status: nil, reason: reason))
+                try await retryOrDrop(job, after: nil, Self.fields(job, status: nil, reason: reason))
             case .blocked(let reason):
-                try outbox.finish(job)
+                try await outbox.finish(job)
                 counts?.count(kind: kind, outcome: "blocked")
                 Log.warn("a Web Push endpoint points at a private address; not sent",
                          Self.fields(job, status: nil, reason: reason))
@@ -174,16 +186,16 @@ public final class WebPushDispatcher {
 
     /// Again after `Retry-After` when given, else after the backoff; dropped when that is past
     /// the message's expiry.
-    private func retryOrDrop(_ job: WebPushJob, after retryAfter: Int64?, _ fields: KeyValuePairs<String, String>) throws {
+    private func retryOrDrop(_ job: WebPushJob, after retryAfter: Int64?, _ fields: KeyValuePairs<String, String>) async throws {
         let backoff = DrainSchedule.backoff(attempts: job.attempts, first: Self.firstRetryDelayMillis, most: Self.maxRetryDelayMillis)
         let delay = retryAfter.map { max($0, 1) * 1000 } ?? backoff
         let at = clock.wallMillis + delay
         guard at < job.expiresAt else {
-            try outbox.finish(job)
+            try await outbox.finish(job)
             Log.warn("a Web Push message could not be sent before it expired; dropped", fields)
             return
         }
-        try outbox.retry(job, at: at)
+        try await outbox.retry(job, at: at)
         Log.info("a Web Push message failed; trying again later", fields)
     }
 

@@ -29,7 +29,7 @@ import Testing
             "thread-id":"\(agent.key.id)","category":"TASK","interruption-level":"active"},"event":"task.created",\
             "task_id":"\(task.id)","key_id":"\(agent.key.id)"}
             """)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
     }
 
     @Test func theSubtitleSaysWhatTheStatusBecameAndAnUrgentTaskIsTimeSensitive() async throws {
@@ -163,7 +163,7 @@ import Testing
         let count = try await push.hub.notifyUser(push.store, accountID: agent.accountID, keyID: agent.key.id,
                                                 title: "Hello", body: "There", taskID: nil)
         #expect(count == 0)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
     }
 
     @Test func aRequestWhoseTransactionRollsBackLeavesNoPushAndOneThatCommitsSendsAfterIt() async throws {
@@ -176,7 +176,7 @@ import Testing
         #expect(try push.rowCount("push_jobs") == 1)
         undone.rollBack()
         push.settle()
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
         #expect(push.sender.requests.isEmpty)
 
         let kept = try #require(try push.store.tryBeginWork())
@@ -200,7 +200,7 @@ import Testing
             }
         }
         push.settle()
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
         #expect(push.sender.requests.isEmpty)
     }
 }

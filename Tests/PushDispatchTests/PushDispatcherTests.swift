@@ -24,7 +24,7 @@ import Testing
         #expect(device.apnsToken == nil)
         #expect(device.pushToStartToken == nil)
         #expect(device.widgetPushToken == nil)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
         // Each refusal is counted under its kind and APNs's reason, never a token or an ID.
         #expect(push.counts.samples == [
             PushCounts.Sample(service: "apns", kind: "alert", outcome: "Unregistered", count: 1),
@@ -87,10 +87,10 @@ import Testing
         push.sender.answer = { _ in .unreachable("no route") }
         _ = try await push.task(old)
         push.settle()
-        #expect(try push.outbox.jobCount() == 1)
+        #expect(try await push.outbox.jobCount() == 1)
         let new = try await push.agent()
         try await push.device(new.accountID)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
     }
 
     @Test func aFailureWorthRetryingGoesAgainWithBackoffAndOtherRefusalsAreDropped() async throws {
@@ -109,13 +109,13 @@ import Testing
         #expect(push.sender.requests.count == 2)
         push.advance(seconds: 1)
         #expect(push.sender.requests.count == 3)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
 
         push.sender.answer = { _ in .refused(status: 400, reason: "BadCollapseId") }
         _ = try await push.task(agent, "Another")
         push.settle()
         #expect(push.sender.requests.count == 4)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
         #expect(try await push.devices.get(accountID: agent.accountID, deviceID: PushHarness.phone).apnsToken != nil)
     }
 
@@ -127,7 +127,7 @@ import Testing
         _ = try await push.task(agent)
         for _ in 0..<20 { push.advance(seconds: 300) }
         #expect(push.sender.requests.count == PushDispatcher.maxAttempts)
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
     }
 
     @Test func atMostMaxInFlightPushesWaitForAnAnswer() async throws {
@@ -144,35 +144,55 @@ import Testing
         #expect(push.sender.requests.count == PushDispatcher.maxInFlight + 8)
         push.sender.release()
         push.settle()
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
     }
 
-    @Test func aRestartDeliversWhatWasPending() async throws {
+    /// The first process: three pushes handed to APNs and not answered, and a widget reload
+    /// waiting in its window (due 15 s after the first reload).
+    private static func leaveThreeInFlight(_ directory: TemporaryDirectory, stopping: Bool) async throws -> String {
+        let first = try PushHarness(directory: directory)
+        let agent = try await first.agent()
+        try await first.device(agent.accountID, widget: PushHarness.widgetToken)
+        first.sender.holding = true
+        let task = try await first.task(agent)
+        first.settle()
+        _ = try await first.update(agent, task, TaskPatch(progress: .some(1)))
+        first.settle()
+        #expect(first.sender.requests.count == 3)
+        #expect(try await first.outbox.jobCount() == 3)
+        if stopping { first.dispatcher.stop() }
+        first.store.close()
+        return agent.accountID
+    }
+
+    @Test func aRestartAfterAStopDeliversWhatWasPendingAtOnce() async throws {
         let directory = TemporaryDirectory()
-        let agentAccount: String
-        do {
-            let first = try PushHarness(directory: directory)
-            let agent = try await first.agent()
-            agentAccount = agent.accountID
-            try await first.device(agent.accountID, widget: PushHarness.widgetToken)
-            first.sender.holding = true
-            let task = try await first.task(agent)
-            first.settle()
-            // A widget reload waits in its window: due 15 s after the first.
-            _ = try await first.update(agent, task, TaskPatch(progress: .some(1)))
-            first.settle()
-            #expect(first.sender.requests.count == 3)
-            #expect(try first.outbox.jobCount() == 3)
-            first.store.close()
-        }
+        let agentAccount = try await Self.leaveThreeInFlight(directory, stopping: true)
         let second = try PushHarness(directory: directory)
         second.dispatcher.kick()
         second.settle()
         #expect(second.sender.requests.map(\.pushType) == ["alert", "widgets", "background"])
-        #expect(try second.outbox.jobCount() == 0)
+        #expect(try await second.outbox.jobCount() == 0)
         second.advance(seconds: 15)
         #expect(second.sender.requests.map(\.pushType) == ["alert", "widgets", "background", "widgets"])
         #expect(try await second.devices.get(accountID: agentAccount, deviceID: PushHarness.phone).widgetPushToken != nil)
+    }
+
+    /// A process that died with pushes in flight (`kill -9`): they are its claims, leased
+    /// for `Outbox.leaseMillis`, so the next process (or another node) sends them once the
+    /// lease ends, not before: one that was still being answered is not sent twice meanwhile.
+    @Test func aRestartAfterACrashDeliversWhatWasInFlightWhenItsLeaseEnds() async throws {
+        let directory = TemporaryDirectory()
+        _ = try await Self.leaveThreeInFlight(directory, stopping: false)
+        let second = try PushHarness(directory: directory)
+        second.dispatcher.kick()
+        second.settle()
+        #expect(second.sender.requests.isEmpty)
+        second.advance(seconds: 15)
+        #expect(second.sender.requests.map(\.pushType) == ["widgets"])
+        second.advance(seconds: Outbox.leaseMillis / 1000 - 15)
+        #expect(second.sender.requests.map(\.pushType) == ["widgets", "alert", "widgets", "background"])
+        #expect(try await second.outbox.jobCount() == 0)
     }
 
     @Test func theLogNamesTheFailureButNeverTheToken() throws {
@@ -199,7 +219,7 @@ import Testing
         _ = try await push.task(agent, "After the stop")
         push.settle()
         #expect(push.sender.requests.count == 1)
-        #expect(try push.outbox.jobCount() == 2)
+        #expect(try await push.outbox.jobCount() == 2)
     }
 }
 
@@ -236,7 +256,7 @@ import Testing
         push.settle()
         #expect(commitError != nil, "the COMMIT did not fail")
         #expect(push.sender.requests.isEmpty, "a push went out for a task that was rolled back")
-        #expect(try push.outbox.jobCount() == 0)
+        #expect(try await push.outbox.jobCount() == 0)
         let kept = try push.store.read { db in
             let statement = try db.statement("SELECT count(*) FROM tasks WHERE id = ?")
             defer { statement.reset() }

@@ -131,7 +131,7 @@ final class WebPushHarness {
         #expect(payload["kind"] == "confirm")
         #expect(payload["options"] == ["Yes", "No"])
         #expect(payload["question_id"] == .string(question.id))
-        #expect(try web.outbox.jobCount() == 0)
+        #expect(try await web.outbox.jobCount() == 0)
         #expect(web.counts.samples == [PushCounts.Sample(service: "webpush", kind: "question", outcome: "sent", count: 1)])
     }
 
@@ -192,7 +192,7 @@ final class WebPushHarness {
         web.sender.release(.answered(PushAnswer(status: 410, retryAfterSeconds: nil)))
         web.push.settle()
         #expect(try await web.subscriptions.list(accountID: agent.accountID).isEmpty)
-        #expect(try web.outbox.jobCount() == 0)
+        #expect(try await web.outbox.jobCount() == 0)
     }
 
     @Test func aSubscriptionStoredAgainWithAnotherEndpointMeanwhileStays() async throws {
@@ -220,7 +220,7 @@ final class WebPushHarness {
         #expect(web.sender.requests.count == 1)
         web.push.advance(seconds: 1)
         #expect(web.sender.requests.count == 2)
-        #expect(try web.outbox.jobCount() == 0)
+        #expect(try await web.outbox.jobCount() == 0)
         #expect(web.counts.samples.map(\.outcome) == ["sent", "rate_limited"])
     }
 
@@ -234,7 +234,7 @@ final class WebPushHarness {
         web.sender.answer = { _ in .failed("connection refused") }
         web.push.advance(seconds: 30)
         #expect(web.sender.requests.count == 2)
-        #expect(try web.outbox.jobCount() == 1)
+        #expect(try await web.outbox.jobCount() == 1)
     }
 
     @Test func retriesStopWhenTheMessageExpires() async throws {
@@ -244,7 +244,7 @@ final class WebPushHarness {
         web.sender.answer = { _ in .answered(PushAnswer(status: 500, retryAfterSeconds: nil)) }
         _ = try await web.push.ask(agent)
         for _ in 0..<30 { web.push.advance(seconds: 300) }
-        #expect(try web.outbox.jobCount() == 0)
+        #expect(try await web.outbox.jobCount() == 0)
         let sent = web.sender.requests.count
         web.push.advance(seconds: 3600)
         #expect(web.sender.requests.count == sent)
@@ -264,7 +264,7 @@ final class WebPushHarness {
         }
         web.push.settle()
         #expect(web.sender.requests.isEmpty)
-        #expect(try web.outbox.jobCount() == 0)
+        #expect(try await web.outbox.jobCount() == 0)
     }
 
     @Test func whatWasPendingAtTheStopGoesAfterARestart() async throws {
@@ -280,13 +280,13 @@ final class WebPushHarness {
             web.push.settle()
             web.dispatcher.stop()
             web.sender.release(.answered(PushAnswer(status: 201, retryAfterSeconds: nil)))
-            #expect(try web.outbox.jobCount() == 1)
+            #expect(try await web.outbox.jobCount() == 1)
         }
         let again = try WebPushHarness(directory: directory)
         again.dispatcher.kick()
         again.push.settle()
         #expect(again.sender.requests.count == 1)
-        #expect(try again.outbox.jobCount() == 0)
+        #expect(try await again.outbox.jobCount() == 0)
         #expect(!accountID.isEmpty)
     }
 

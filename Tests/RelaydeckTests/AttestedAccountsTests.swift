@@ -40,9 +40,9 @@ import Testing
         #expect(try await test.accounts.attestedKey(of: second.id) == Self.key)
         #expect(try await test.accounts.attestedKey(of: first.id) == nil)
         let purger = Purger(store: test.store)
-        while try purger.step() {}
+        while try await purger.step() {}
         try await test.accounts.delete(second.id)
-        while try purger.step() {}
+        while try await purger.step() {}
         #expect(try await test.accounts.create(attestedKey: Self.key).account.id != second.id)
     }
 

@@ -10,7 +10,7 @@ import Testing
     func nothingDeletedIsNoBacklog(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         _ = try await test.account(withKeys: 2)
-        #expect(try PurgeBacklog.read(test.store) == PurgeBacklog(keys: 0, accounts: 0, textBytes: 0, oldestDeletedAt: nil))
+        #expect(try await PurgeBacklog.read(test.store) == PurgeBacklog(keys: 0, accounts: 0, textBytes: 0, oldestDeletedAt: nil))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -27,30 +27,30 @@ import Testing
         let (other, _, _) = try await test.account(withKeys: 1)
         try await test.accounts.delete(other.id)
 
-        let before = try PurgeBacklog.read(test.store)
+        let before = try await PurgeBacklog.read(test.store)
         // The deleted key, and the other account's key marked with it; one account.
         #expect(before.keys == 2 && before.accounts == 1)
         #expect(before.textBytes > 0)
         #expect(before.oldestDeletedAt == deletedAt)
-        #expect(try PurgeBacklog.read(test.store, cap: 1).keys == 1)
+        #expect(try await PurgeBacklog.read(test.store, cap: 1).keys == 1)
 
         // One step removes a batch of the tasks, and the other account with its key, which
         // owned nothing: the first key still waits, with less text, and is still the oldest.
         let purger = Purger(store: test.store)
-        try purger.step()
-        let during = try PurgeBacklog.read(test.store)
+        try await purger.step()
+        let during = try await PurgeBacklog.read(test.store)
         #expect(during.keys == 1 && during.accounts == 0)
         #expect(during.textBytes > 0 && during.textBytes < before.textBytes)
         #expect(during.oldestDeletedAt == deletedAt)
-        while try purger.step() {}
-        #expect(try PurgeBacklog.read(test.store) == PurgeBacklog(keys: 0, accounts: 0, textBytes: 0, oldestDeletedAt: nil))
+        while try await purger.step() {}
+        #expect(try await PurgeBacklog.read(test.store) == PurgeBacklog(keys: 0, accounts: 0, textBytes: 0, oldestDeletedAt: nil))
     }
 
     @Test func everyReadGoesThroughThePartialIndexOfDeletedRows() throws {
         let test = try TestStore(.memory)
         let plans = try test.store.read { db in
-            try [(PurgeBacklog.pendingKeys, [SQLiteValue.integer(5)]), (PurgeBacklog.pendingAccounts, [.integer(5)]),
-                 (PurgeBacklog.oldestKey, []), (PurgeBacklog.oldestAccount, [])].map { sql, values in
+            try [(PurgeBacklog.pendingKeys(.sqlite), [SQLiteValue.integer(5)]), (PurgeBacklog.pendingAccounts(.sqlite), [.integer(5)]),
+                 (PurgeBacklog.oldestKey(.sqlite), []), (PurgeBacklog.oldestAccount(.sqlite), [])].map { sql, values in
                 try db.rows("EXPLAIN QUERY PLAN " + sql, values) { try $0.text("detail") }.joined(separator: "; ")
             }
         }

@@ -16,19 +16,19 @@ import Testing
             try await test.accounts.delete(entry.account.id)
         }
         let purger = Purger(store: test.store)
-        #expect(try purger.hasWork())
+        #expect(try await purger.hasWork())
 
         // 500 keys: 200, 200, then 100 with the 25 accounts they freed; a last step finds
         // nothing.
         var steps: [Bool] = []
-        while try purger.step() {
+        while try await purger.step() {
             steps.append(true)
             if steps.count > 10 { break }
         }
         steps.append(false)
         #expect(steps == [true, true, true, false])
 
-        #expect(try purger.hasWork() == false)
+        #expect(try await purger.hasWork() == false)
         #expect(try test.rowCount("accounts") == 5)
         #expect(try test.rowCount("keys") == 100)
         for entry in doomed {
@@ -52,9 +52,9 @@ import Testing
         }
         let live = try await test.accounts.create().account
         let purger = Purger(store: test.store)
-        #expect(try purger.step() == true)
+        #expect(try await purger.step() == true)
         #expect(try test.rowCount("accounts") == 51)
-        #expect(try purger.step() == false)
+        #expect(try await purger.step() == false)
         #expect(try test.rowCount("accounts") == 1)
         #expect(try await test.accounts.get(live.id) == live)
     }
@@ -64,26 +64,26 @@ import Testing
         let test = try TestStore(kind)
         let (account, _, keys) = try await test.account(withKeys: 3)
         let purger = Purger(store: test.store)
-        #expect(try purger.hasWork() == false)
-        #expect(try purger.step() == false)
+        #expect(try await purger.hasWork() == false)
+        #expect(try await purger.step() == false)
 
         try await test.keys.delete(accountID: account.id, keyID: keys[1].key.id)
-        #expect(try purger.hasWork())
+        #expect(try await purger.hasWork())
         #expect(try test.rowCount("keys") == 3)
-        #expect(try purger.step() == true)
-        #expect(try purger.step() == false)
-        #expect(try purger.hasWork() == false)
+        #expect(try await purger.step() == true)
+        #expect(try await purger.step() == false)
+        #expect(try await purger.hasWork() == false)
         #expect(try test.rowCount("keys") == 2)
         #expect(try test.rowCount("keys", where: "id = '\(keys[1].key.id)'") == 0)
         #expect(try await test.keys.list(accountID: account.id).map(\.id) == [keys[2].key.id, keys[0].key.id])
     }
 
     @Test(arguments: StoreKind.allCases)
-    func nothingToDoOnAnEmptyStore(kind: StoreKind) throws {
+    func nothingToDoOnAnEmptyStore(kind: StoreKind) async throws {
         let test = try TestStore(kind)
         let purger = Purger(store: test.store)
-        #expect(try purger.hasWork() == false)
-        #expect(try purger.step() == false)
+        #expect(try await purger.hasWork() == false)
+        #expect(try await purger.step() == false)
     }
 }
 
@@ -112,7 +112,7 @@ import Testing
         try await test.accounts.delete(doomed.id)
         let purger = Purger(store: test.store)
         var steps = 0
-        while try purger.step() { steps += 1 }
+        while try await purger.step() { steps += 1 }
         #expect(steps >= 2)
         for table in ["tasks", "questions", "inbox_items", "devices", "live_activities", "keys"] {
             #expect(try test.rowCount(table, where: "account_id = '\(doomed.id)'") == 0, "\(table)")
@@ -126,7 +126,7 @@ import Testing
         #expect(try test.rowCount("inbox_items") == 1)
         #expect(try test.rowCount("devices") == 1)
         #expect(try test.rowCount("live_activities") == 1)
-        #expect(try purger.hasWork() == false)
+        #expect(try await purger.hasWork() == false)
     }
 
     static let insertTask = """

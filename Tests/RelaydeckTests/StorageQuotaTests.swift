@@ -136,12 +136,12 @@ import Testing
         #expect(try await used == 22)
         let purger = Purger(store: test.store)
         // One step at a time: the account's count follows every batch the purge deletes.
-        while try purger.step() {
+        while try await purger.step() {
             #expect(try await used == keysSum())
         }
         #expect(try await used == 7 && keysSum() == 7)
         try await test.accounts.delete(account.id)
-        while try purger.step() {}
+        while try await purger.step() {}
         #expect(try await used == 0 && test.rowCount("keys") == 0)
     }
 

@@ -3,13 +3,15 @@ import SQLite
 
 /// The push outbox as the dispatcher sees it (`PushPlanner` fills it): the jobs that are due,
 /// the coalescing windows that end, and what becomes of a job once APNs answered. Every
-/// method is one short transaction of its own, run on the loop between requests.
+/// method is one short transaction of its own, run on the loop between requests. Several
+/// nodes on one database share it: a job is claimed with a lease (`claimDue`), and a window
+/// is opened by one node (PostgreSQL's `SKIP LOCKED`).
 public final class Outbox {
-    private let store: Store
+    private let store: any SessionStore
     private let clock: any Clock
     private let planner: PushPlanner
 
-    public init(store: Store, clock: any Clock, planner: PushPlanner) {
+    public init(store: any SessionStore, clock: any Clock, planner: PushPlanner) {
         self.store = store
         self.clock = clock
         self.planner = planner
@@ -21,9 +23,9 @@ public final class Outbox {
     @discardableResult
     public func openDueWindows(limit: Int = 200) async throws -> Int {
         let now = clock.wallMillis
-        guard let next = try nextWindow(), next <= now else { return 0 }
+        guard let next = try await nextWindow(), next <= now else { return 0 }
         return try await store.writing { db in
-            let windows = try await db.rows(OutboxSQL.dueWindows, [.integer(now), .integer(Int64(limit))]) { row in
+            let windows = try await db.rows(OutboxSQL.dueWindows(db.dialect), [.integer(now), .integer(Int64(limit))]) { row in
                 (kind: try row.text("kind"), accountID: try row.text("account_id"), subject: try row.text("subject"))
             }
             var made = 0
@@ -61,61 +63,80 @@ public final class Outbox {
         return 1
     }
 
-    /// The jobs due now, oldest first, leaving out those in `sending`.
-    public func dueJobs(limit: Int, excluding sending: Set<Int64>) throws -> [PushJob] {
+    /// Claims up to `limit` jobs that are due: each is leased to this dispatcher for
+    /// `leaseMillis` (its `due_at` moves to the lease's end, so no other drain, of this node
+    /// or another, takes it meanwhile), and comes back by itself if this node dies before it
+    /// is finished or retried. PostgreSQL skips the rows another node's claim holds (`FOR
+    /// UPDATE SKIP LOCKED`); SQLite has one writer. Oldest first (by ID).
+    public func claimDue(limit: Int) async throws -> [PushJob] {
         let now = clock.wallMillis
-        let jobs = try store.read { db in
-            try db.rows(OutboxSQL.dueJobs, [.integer(now), .integer(Int64(limit + sending.count))]) { try PushJob(row: $0) }
+        let jobs = try await store.writing { db in
+            try await db.rows(OutboxSQL.claimJobs(db.dialect), [.integer(now + Self.leaseMillis), .integer(now),
+                                                               .integer(Int64(limit))]) { try PushJob(row: $0) }
         }
-        return Array(jobs.lazy.filter { !sending.contains($0.id) }.prefix(limit))
+        return jobs.sorted { $0.id < $1.id }
+    }
+
+    /// How long a claimed job is this node's: longer than any send can take (the APNs client
+    /// gives up on a request after 30 seconds), so a slow answer is never sent twice.
+    public static let leaseMillis: Int64 = 120_000
+
+    /// Jobs claimed and not sent (the dispatcher stops): due again now, not when their lease
+    /// ends.
+    public func release(_ ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        let now = clock.wallMillis
+        try await store.writing { db in
+            for id in ids { try await db.run(OutboxSQL.release, .integer(now), .integer(id)) }
+        }
     }
 
     /// The earliest time (wall milliseconds) after now that a job or a window is due, if
     /// any: what is due already is being sent, or waits for a free place.
-    public func nextDue() throws -> Int64? {
+    public func nextDue() async throws -> Int64? {
         let now = SQLiteValue.integer(clock.wallMillis)
-        return try store.read { db in
-            let job = try db.firstRow(OutboxSQL.nextJob, [now]) { try $0.optionalInt64("at") } ?? nil
-            let window = try db.firstRow(OutboxSQL.nextWindowAfter, [now]) { try $0.optionalInt64("at") } ?? nil
+        return try await store.reading { db in
+            let job = try await db.firstRow(OutboxSQL.nextJob, [now]) { try $0.optionalInt64("at") } ?? nil
+            let window = try await db.firstRow(OutboxSQL.nextWindowAfter, [now]) { try $0.optionalInt64("at") } ?? nil
             return [job, window].compactMap { $0 }.min()
         }
     }
 
-    private func nextWindow() throws -> Int64? {
-        try store.read { db in try db.firstRow(OutboxSQL.nextWindow, []) { try $0.optionalInt64("at") } ?? nil }
+    private func nextWindow() async throws -> Int64? {
+        try await store.reading { db in try await db.firstRow(OutboxSQL.nextWindow, []) { try $0.optionalInt64("at") } ?? nil }
     }
 
     /// APNs took it, or refused it for good: it goes.
-    public func finish(_ job: PushJob) throws {
-        try store.write { db in _ = try db.statement(OutboxSQL.deleteJob).run(.integer(job.id)) }
+    public func finish(_ job: PushJob) async throws {
+        try await store.writing { db in try await db.run(OutboxSQL.deleteJob, .integer(job.id)) }
     }
 
     /// Tries the job again at `at` (wall milliseconds).
-    public func retry(_ job: PushJob, at: Int64) throws {
-        try store.write { db in _ = try db.statement(OutboxSQL.retryJob).run(.integer(at), .integer(job.id)) }
+    public func retry(_ job: PushJob, at: Int64) async throws {
+        try await store.writing { db in try await db.run(OutboxSQL.retryJob, .integer(at), .integer(job.id)) }
     }
 
     /// `push.md#tokens-that-are-not-valid`: the job goes, and so does its token: the
     /// device's token of that kind is set to `null`, or the Live Activity registration is
     /// removed, unless the device registered another token meanwhile.
-    public func tokenIsInvalid(_ job: PushJob) throws {
+    public func tokenIsInvalid(_ job: PushJob) async throws {
         let now = clock.wallMillis
-        try store.write { db in
-            _ = try db.statement(OutboxSQL.deleteJob).run(.integer(job.id))
+        try await store.writing { db in
+            try await db.run(OutboxSQL.deleteJob, .integer(job.id))
             let account = SQLiteValue.text(job.accountID), device = SQLiteValue.text(job.deviceID)
             let token = SQLiteValue.text(job.token)
             switch job.tokenKind {
-            case .apns: _ = try db.statement(OutboxSQL.clearAPNsToken).run(.integer(now), account, device, token)
-            case .start: _ = try db.statement(OutboxSQL.clearStartToken).run(.integer(now), account, device, token)
-            case .widget: _ = try db.statement(OutboxSQL.clearWidgetToken).run(.integer(now), account, device, token)
+            case .apns: try await db.run(OutboxSQL.clearAPNsToken, .integer(now), account, device, token)
+            case .start: try await db.run(OutboxSQL.clearStartToken, .integer(now), account, device, token)
+            case .widget: try await db.run(OutboxSQL.clearWidgetToken, .integer(now), account, device, token)
             case .activity:
-                _ = try db.statement(OutboxSQL.removeRegistration).run(.text(job.taskID ?? ""), device, account, token)
+                try await db.run(OutboxSQL.removeRegistration, .text(job.taskID ?? ""), device, account, token)
             }
         }
     }
 
     /// How many jobs wait (tests, the log).
-    public func jobCount() throws -> Int {
-        try store.read { db in try db.count(OutboxSQL.jobCount) }
+    public func jobCount() async throws -> Int {
+        try await store.reading { db in try await db.count(OutboxSQL.jobCount) }
     }
 }

@@ -13,13 +13,17 @@ public struct OutboxDepth: Equatable, Sendable {
     /// When the oldest waiting job was written, wall-clock milliseconds; nil when none waits.
     public let oldestCreatedAt: Int64?
 
-    static let countJobs = "SELECT count(*) AS n FROM (SELECT 1 FROM push_jobs INDEXED BY push_jobs_due LIMIT $1)"
+    /// SQLite is told the index (its planner would scan the table); PostgreSQL's chooses.
+    static func countJobs(_ dialect: StoreDialect) -> String {
+        let index = dialect == .sqlite ? " INDEXED BY push_jobs_due" : ""
+        return "SELECT count(*) AS n FROM (SELECT 1 FROM push_jobs\(index) LIMIT $1) j"
+    }
     static let oldestJob = "SELECT created_at FROM push_jobs ORDER BY id LIMIT 1"
 
-    public static func read(_ store: Store, cap: Int = OutboxDepth.cap) throws -> OutboxDepth {
-        try store.read { db in
-            let jobs = try db.firstRow(countJobs, [.integer(Int64(cap))]) { try $0.int("n") } ?? 0
-            let oldest = try db.firstRow(oldestJob, []) { try $0.int64("created_at") }
+    public static func read(_ store: any SessionStore, cap: Int = OutboxDepth.cap) async throws -> OutboxDepth {
+        try await store.reading { db in
+            let jobs = try await db.firstRow(countJobs(db.dialect), [.integer(Int64(cap))]) { try $0.int("n") } ?? 0
+            let oldest = try await db.firstRow(oldestJob, []) { try $0.int64("created_at") }
             return OutboxDepth(jobs: jobs, oldestCreatedAt: oldest)
         }
     }

@@ -8,8 +8,15 @@ enum OutboxSQL {
         INSERT INTO push_jobs (account_id, device_id, token_kind, task_id, environment, token, push_type, topic, \
         priority, collapse_id, expiration, payload, due_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
         """
-    /// ?1 now, ?2 how many.
-    static let dueJobs = "SELECT \(jobColumns) FROM push_jobs WHERE due_at <= $1 ORDER BY due_at, id LIMIT $2"
+    /// $1 the lease's end, $2 now, $3 how many: the due jobs, oldest due first, leased. In
+    /// PostgreSQL the rows another node is claiming are passed over, not waited for.
+    static func claimJobs(_ dialect: StoreDialect) -> String {
+        """
+        UPDATE push_jobs SET due_at = $1 WHERE id IN (SELECT id FROM push_jobs WHERE due_at <= $2 \
+        ORDER BY due_at, id LIMIT $3\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(jobColumns)
+        """
+    }
+    static let release = "UPDATE push_jobs SET due_at = $1 WHERE id = $2"
     static let deleteJob = "DELETE FROM push_jobs WHERE id = $1"
     static let retryJob = "UPDATE push_jobs SET attempts = attempts + 1, due_at = $1 WHERE id = $2"
     static let jobCount = "SELECT count(*) AS n FROM push_jobs"
@@ -27,9 +34,14 @@ enum OutboxSQL {
         ON CONFLICT (kind, account_id, subject) DO UPDATE SET \
         due_at = coalesce(due_at, max($4, coalesce(last_sent_at + $5, 0)))
         """
-    static let dueWindows = """
-        SELECT kind, account_id, subject FROM push_windows WHERE due_at <= $1 ORDER BY due_at LIMIT $2
+    /// $1 now, $2 how many; in PostgreSQL locked until the opening write commits, and passed
+    /// over by another node's.
+    static func dueWindows(_ dialect: StoreDialect) -> String {
         """
+        SELECT kind, account_id, subject FROM push_windows WHERE due_at <= $1 ORDER BY due_at LIMIT $2\
+        \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
+        """
+    }
     static let windowSent = "UPDATE push_windows SET last_sent_at = $1, due_at = NULL WHERE kind = $2 AND account_id = $3 AND subject = $4"
     /// Windows that ended with nothing waiting: their row says nothing any more. ?1 now,
     /// ?2 the longest window.

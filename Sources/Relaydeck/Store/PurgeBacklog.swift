@@ -26,28 +26,44 @@ public struct PurgeBacklog: Equatable, Sendable {
         self.oldestDeletedAt = oldestDeletedAt
     }
 
-    static let pendingKeys = """
-        SELECT count(*) AS n, coalesce(sum(text_bytes), 0) AS bytes FROM \
-        (SELECT text_bytes FROM keys INDEXED BY keys_deleted WHERE deleted_at IS NOT NULL LIMIT $1)
+    /// SQLite is told the partial index of deleted rows; PostgreSQL's planner chooses, and
+    /// its `sum` of BIGINTs is a `numeric`, cast back.
+    static func pendingKeys(_ dialect: StoreDialect) -> String {
+        let (index, bytes) = dialect == .sqlite ? (" INDEXED BY keys_deleted", "coalesce(sum(text_bytes), 0)")
+            : ("", "coalesce(sum(text_bytes), 0)::bigint")
+        return """
+            SELECT count(*) AS n, \(bytes) AS bytes FROM \
+            (SELECT text_bytes FROM keys\(index) WHERE deleted_at IS NOT NULL LIMIT $1) k
+            """
+    }
+    static func pendingAccounts(_ dialect: StoreDialect) -> String {
         """
-    static let pendingAccounts = """
         SELECT count(*) AS n FROM \
-        (SELECT 1 FROM accounts INDEXED BY accounts_deleted WHERE deleted_at IS NOT NULL LIMIT $1)
+        (SELECT 1 FROM accounts\(dialect == .sqlite ? " INDEXED BY accounts_deleted" : "") WHERE deleted_at IS NOT NULL LIMIT $1) a
         """
-    static let oldestKey = """
-        SELECT deleted_at FROM keys INDEXED BY keys_deleted WHERE deleted_at IS NOT NULL ORDER BY deleted_at LIMIT 1
+    }
+    static func oldestKey(_ dialect: StoreDialect) -> String {
         """
-    static let oldestAccount = """
-        SELECT deleted_at FROM accounts INDEXED BY accounts_deleted WHERE deleted_at IS NOT NULL ORDER BY deleted_at LIMIT 1
+        SELECT deleted_at FROM keys\(dialect == .sqlite ? " INDEXED BY keys_deleted" : "") WHERE deleted_at IS NOT NULL \
+        ORDER BY deleted_at LIMIT 1
         """
+    }
+    static func oldestAccount(_ dialect: StoreDialect) -> String {
+        """
+        SELECT deleted_at FROM accounts\(dialect == .sqlite ? " INDEXED BY accounts_deleted" : "") WHERE deleted_at IS NOT NULL \
+        ORDER BY deleted_at LIMIT 1
+        """
+    }
 
-    public static func read(_ store: Store, cap: Int = PurgeBacklog.cap) throws -> PurgeBacklog {
-        try store.read { db in
+    public static func read(_ store: any SessionStore, cap: Int = PurgeBacklog.cap) async throws -> PurgeBacklog {
+        try await store.reading { db in
             let limit = [SQLiteValue.integer(Int64(cap))]
-            let (keys, bytes) = try db.firstRow(pendingKeys, limit) { (try $0.int("n"), try $0.int("bytes")) } ?? (0, 0)
-            let accounts = try db.firstRow(pendingAccounts, limit) { try $0.int("n") } ?? 0
-            let oldest = [try db.firstRow(oldestKey, []) { try $0.int64("deleted_at") },
-                          try db.firstRow(oldestAccount, []) { try $0.int64("deleted_at") }].compactMap { $0 }.min()
+            let dialect = db.dialect
+            let (keys, bytes) = try await db.firstRow(pendingKeys(dialect), limit) { (try $0.int("n"), try $0.int("bytes")) }
+                ?? (0, 0)
+            let accounts = try await db.firstRow(pendingAccounts(dialect), limit) { try $0.int("n") } ?? 0
+            let oldest = [try await db.firstRow(oldestKey(dialect), []) { try $0.int64("deleted_at") },
+                          try await db.firstRow(oldestAccount(dialect), []) { try $0.int64("deleted_at") }].compactMap { $0 }.min()
             return PurgeBacklog(keys: keys, accounts: accounts, textBytes: bytes, oldestDeletedAt: oldest)
         }
     }

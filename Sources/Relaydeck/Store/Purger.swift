@@ -9,9 +9,9 @@ public final class Purger {
     /// Rows removed per step, at most.
     public static let batchSize = 200
 
-    private let store: Store
+    private let store: any SessionStore
 
-    public init(store: Store) {
+    public init(store: any SessionStore) {
         self.store = store
     }
 
@@ -19,30 +19,27 @@ public final class Purger {
     /// inbox, activity, devices, Live Activity registrations, Web Push subscriptions), then the keys and accounts
     /// that own nothing any more. Returns true when more work remains.
     @discardableResult
-    public func step() throws -> Bool {
-        try store.write { db in
+    public func step() async throws -> Bool {
+        try await store.writing { db in
             let limit = SQLiteValue.integer(Int64(Self.batchSize))
             var owned = 0
             for sql in SQL.deleteOwned {
-                owned += try db.statement(sql).run(limit)
+                owned += try await db.run(sql, limit)
             }
-            let keys = try db.statement(SQL.deleteKeys).run(limit)
-            let accounts = try db.statement(SQL.deleteAccounts).run(limit)
+            let keys = try await db.run(SQL.deleteKeys, limit)
+            let accounts = try await db.run(SQL.deleteAccounts, limit)
             // Removed rows may have freed keys and accounts for the next step.
             return owned > 0 || keys > 0 || accounts == Self.batchSize
         }
     }
 
     /// True when deleted rows wait for removal.
-    public func hasWork() throws -> Bool {
-        try store.read { db in
-            let statement = try db.statement(SQL.pending)
-            defer { statement.reset() }
-            _ = try statement.step()
-            return statement.int(0) > 0
-        }
+    public func hasWork() async throws -> Bool {
+        try await store.reading { db in try await db.count(SQL.pending) > 0 }
     }
 
+    /// Written for both stores: PostgreSQL's schema gives these tables a `rowid` column
+    /// (`PostgresSchema`).
     enum SQL {
         /// A deleted key's and a deleted account's rows, in batches.
         static let deleteOwned = [
@@ -62,7 +59,8 @@ public final class Purger {
             FROM live_activities l JOIN accounts a ON a.id = l.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
             """,
             """
-            DELETE FROM devices WHERE rowid IN (SELECT d.rowid FROM devices d             JOIN accounts a ON a.id = d.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
+            DELETE FROM devices WHERE rowid IN (SELECT d.rowid FROM devices d \
+            JOIN accounts a ON a.id = d.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
             """,
             """
             DELETE FROM web_push_subscriptions WHERE rowid IN (SELECT w.rowid FROM web_push_subscriptions w \
@@ -91,8 +89,8 @@ public final class Purger {
             AND NOT EXISTS (SELECT 1 FROM web_push_subscriptions w WHERE w.account_id = a.id) LIMIT $1)
             """
         static let pending = """
-            SELECT (SELECT count(*) FROM (SELECT 1 FROM keys WHERE deleted_at IS NOT NULL LIMIT 1)) \
-            + (SELECT count(*) FROM (SELECT 1 FROM accounts WHERE deleted_at IS NOT NULL LIMIT 1))
+            SELECT (SELECT count(*) FROM (SELECT 1 FROM keys WHERE deleted_at IS NOT NULL LIMIT 1) k) \
+            + (SELECT count(*) FROM (SELECT 1 FROM accounts WHERE deleted_at IS NOT NULL LIMIT 1) a) AS n
             """
     }
 }

@@ -3,12 +3,13 @@ import SQLite
 
 /// The Web Push outbox as the dispatcher sees it (`WebPushPlanner` fills it): the jobs that
 /// are due, each with its subscription's keys of now, and what becomes of a job once the push
-/// service answered. Every method is one short transaction of its own, on the loop.
+/// service answered. Every method is one short transaction of its own, on the loop; several
+/// nodes share it through claims with leases.
 public final class WebPushOutbox {
-    private let store: Store
+    private let store: any SessionStore
     private let clock: any Clock
 
-    public init(store: Store, clock: any Clock) {
+    public init(store: any SessionStore, clock: any Clock) {
         self.store = store
         self.clock = clock
     }
@@ -19,53 +20,68 @@ public final class WebPushOutbox {
         public let subscription: WebPushSubscription?
     }
 
-    /// The jobs due now, oldest first, leaving out those in `sending`.
-    public func dueJobs(limit: Int, excluding sending: Set<Int64>) throws -> [Due] {
+    /// Claims up to `limit` due jobs, each with its subscription's keys of now, as the APNs
+    /// outbox does (`Outbox.claimDue`): leased for `Outbox.leaseMillis`, passed over by
+    /// another node's claim in PostgreSQL. Oldest first (by ID).
+    public func claimDue(limit: Int) async throws -> [Due] {
         let now = clock.wallMillis
-        return try store.read { db in
-            let jobs = try db.rows(SQL.dueJobs, [.integer(now), .integer(Int64(limit + sending.count))]) { try WebPushJob(row: $0) }
-            return try jobs.lazy.filter { !sending.contains($0.id) }.prefix(limit).map { job in
-                let subscription = try db.firstRow(WebPushSubscriptions.SQL.get, [.text(job.accountID), .text(job.subscriptionID)]) {
+        return try await store.writing { db in
+            let jobs = try await db.rows(SQL.claimJobs(db.dialect), [.integer(now + Outbox.leaseMillis), .integer(now),
+                                                                   .integer(Int64(limit))]) { try WebPushJob(row: $0) }
+            var due: [Due] = []
+            for job in jobs.sorted(by: { $0.id < $1.id }) {
+                let subscription = try await db.firstRow(WebPushSubscriptions.SQL.get,
+                                                         [.text(job.accountID), .text(job.subscriptionID)]) {
                     try WebPushSubscription(row: $0)
                 }
-                return Due(job: job, subscription: subscription)
+                due.append(Due(job: job, subscription: subscription))
             }
+            return due
+        }
+    }
+
+    /// Jobs claimed and not sent (the dispatcher stops): due again now.
+    public func release(_ ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        let now = clock.wallMillis
+        try await store.writing { db in
+            for id in ids { try await db.run(SQL.release, .integer(now), .integer(id)) }
         }
     }
 
     /// The earliest time (wall milliseconds) after now that a job is due, if any.
-    public func nextDue() throws -> Int64? {
-        try store.read { db in
-            try db.firstRow(SQL.nextJob, [.integer(clock.wallMillis)]) { try $0.optionalInt64("at") } ?? nil
+    public func nextDue() async throws -> Int64? {
+        try await store.reading { db in
+            try await db.firstRow(SQL.nextJob, [.integer(clock.wallMillis)]) { try $0.optionalInt64("at") } ?? nil
         }
     }
 
     /// Taken, refused for good, expired, or its subscription gone: the job goes.
-    public func finish(_ job: WebPushJob) throws {
-        try store.write { db in _ = try db.statement(SQL.deleteJob).run(.integer(job.id)) }
+    public func finish(_ job: WebPushJob) async throws {
+        try await store.writing { db in try await db.run(SQL.deleteJob, .integer(job.id)) }
     }
 
     /// Tries the job again at `at` (wall milliseconds).
-    public func retry(_ job: WebPushJob, at: Int64) throws {
-        try store.write { db in _ = try db.statement(SQL.retryJob).run(.integer(at), .integer(job.id)) }
+    public func retry(_ job: WebPushJob, at: Int64) async throws {
+        try await store.writing { db in try await db.run(SQL.retryJob, .integer(at), .integer(job.id)) }
     }
 
     /// `404` or `410`: the browser's subscription ended. It goes with its jobs, unless the
     /// browser stored another endpoint under that ID meanwhile.
-    public func subscriptionIsGone(_ job: WebPushJob, endpoint: String) throws {
-        try store.write { db in
-            _ = try db.statement(SQL.deleteJob).run(.integer(job.id))
-            let removed = try db.statement(SQL.deleteGoneSubscription).run(.text(job.accountID), .text(job.subscriptionID),
-                                                                         .text(endpoint))
+    public func subscriptionIsGone(_ job: WebPushJob, endpoint: String) async throws {
+        try await store.writing { db in
+            try await db.run(SQL.deleteJob, .integer(job.id))
+            let removed = try await db.run(SQL.deleteGoneSubscription, .text(job.accountID), .text(job.subscriptionID),
+                                           .text(endpoint))
             if removed > 0 {
-                try db.statement(SQL.deleteJobsOfSubscription).run(.text(job.accountID), .text(job.subscriptionID))
+                try await db.run(SQL.deleteJobsOfSubscription, .text(job.accountID), .text(job.subscriptionID))
             }
         }
     }
 
     /// How many jobs wait (tests, the log).
-    public func jobCount() throws -> Int {
-        try store.read { db in try db.count(SQL.jobCount) }
+    public func jobCount() async throws -> Int {
+        try await store.reading { db in try await db.count(SQL.jobCount) }
     }
 
     enum SQL {
@@ -76,8 +92,14 @@ public final class WebPushOutbox {
             INSERT INTO web_push_jobs (account_id, subscription_id, kind, urgency, topic, payload, expires_at, due_at, \
             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
             """
-        /// ?1 now, ?2 how many.
-        static let dueJobs = "SELECT \(columns) FROM web_push_jobs WHERE due_at <= $1 ORDER BY due_at, id LIMIT $2"
+        /// $1 the lease's end, $2 now, $3 how many (`Outbox`'s claim).
+        static func claimJobs(_ dialect: StoreDialect) -> String {
+            """
+            UPDATE web_push_jobs SET due_at = $1 WHERE id IN (SELECT id FROM web_push_jobs WHERE due_at <= $2 \
+            ORDER BY due_at, id LIMIT $3\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(columns)
+            """
+        }
+        static let release = "UPDATE web_push_jobs SET due_at = $1 WHERE id = $2"
         static let nextJob = "SELECT min(due_at) AS at FROM web_push_jobs WHERE due_at > $1"
         static let deleteJob = "DELETE FROM web_push_jobs WHERE id = $1"
         static let retryJob = "UPDATE web_push_jobs SET attempts = attempts + 1, due_at = $1 WHERE id = $2"

@@ -24,7 +24,7 @@ import Testing
         #expect(MCPClient.text(invalid).contains("body: Required."))
     }
 
-    @Test func notifyUserWithPushOnCountsTheDevicesWithAnAPNsTokenAndQueuesOnePushEach() throws {
+    @Test func notifyUserWithPushOnCountsTheDevicesWithAnAPNsTokenAndQueuesOnePushEach() async throws {
         let planner = PushPlanner(settings: PushSettings(bundleID: "com.example.deck"), clock: api.clock)
         api.services.hub.planners = [planner]
         let outbox = Outbox(store: api.services.store, clock: api.clock, planner: planner)
@@ -36,7 +36,7 @@ import Testing
         let sent = try client.call("notify_user", #"{"title": "Deploy", "body": "Done."}"#)
         #expect(sent["structuredContent"]?.description == #"{"sent":true,"devices":1}"#)
         #expect(MCPClient.text(sent).hasPrefix("Sent to 1 device."))
-        #expect(try outbox.jobCount() == 1)
+        #expect(try await outbox.jobCount() == 1)
     }
 
     @Test func askUserWithoutAWaitReturnsThePendingQuestion() throws {

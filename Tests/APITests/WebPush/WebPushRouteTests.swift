@@ -214,8 +214,8 @@ import Testing
         #expect(try api.send("DELETE", "/v1/account", [bearer(token)]).status == 204)
         #expect(try put(body()).status == 401)
         let purger = Purger(store: api.services.store)
-        while try purger.step() {}
+        while try await purger.step() {}
         #expect(try await api.services.webPush.list(accountID: accountID).isEmpty)
-        #expect(try !purger.hasWork(), "the account itself is gone too")
+        #expect(try await !purger.hasWork(), "the account itself is gone too")
     }
 }

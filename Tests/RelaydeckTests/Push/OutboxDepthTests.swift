@@ -10,11 +10,11 @@ import Testing
     }
 
     @Test("an empty outbox has no jobs and no oldest job")
-    func empty() throws {
+    func empty() async throws {
         let store = Store(path: ":memory:")
         _ = try store.open()
         defer { store.close() }
-        #expect(try OutboxDepth.read(store) == OutboxDepth(jobs: 0, oldestCreatedAt: nil))
+        #expect(try await OutboxDepth.read(store) == OutboxDepth(jobs: 0, oldestCreatedAt: nil))
     }
 
     @Test("the jobs are counted up to the cap, and the oldest is the first written, whatever its due time")
@@ -28,8 +28,8 @@ import Testing
                 try await Self.job(number).insert(db, dueAt: 9_000 - Int64(number), now: 1_000 + Int64(number))
             }
         }
-        #expect(try OutboxDepth.read(store) == OutboxDepth(jobs: 7, oldestCreatedAt: 1_000))
-        #expect(try OutboxDepth.read(store, cap: 5).jobs == 5)
+        #expect(try await OutboxDepth.read(store) == OutboxDepth(jobs: 7, oldestCreatedAt: 1_000))
+        #expect(try await OutboxDepth.read(store, cap: 5).jobs == 5)
     }
 
     @Test("both reads go through an index or the table's first rows, never a sort of the outbox")
@@ -38,7 +38,7 @@ import Testing
         _ = try store.open()
         defer { store.close() }
         let plans = try store.read { db in
-            try [(OutboxDepth.countJobs, [SQLiteValue.integer(5)]), (OutboxDepth.oldestJob, [])].map { sql, values in
+            try [(OutboxDepth.countJobs(.sqlite), [SQLiteValue.integer(5)]), (OutboxDepth.oldestJob, [])].map { sql, values in
                 try db.rows("EXPLAIN QUERY PLAN " + sql, values) { try $0.text("detail") }.joined(separator: "; ")
             }
         }

@@ -22,13 +22,14 @@ struct MetricsRoutes: RouteGroup {
         guard token != nil else { return [] }
         return [Route("/metrics", [Endpoint(.get, .anyone { call in
             try checkToken(call.request.head)
-            return .respond(answer())
+            return .respond(await answer())
         })])]
     }
 
-    func answer() -> HTTPResponse {
-        HTTPResponse(status: 200, headers: [("Content-Type", MetricsText.contentType), ("Cache-Control", "no-store")],
-                     body: exposition())
+    func answer() async -> HTTPResponse {
+        let body = await exposition()
+        return HTTPResponse(status: 200, headers: [("Content-Type", MetricsText.contentType), ("Cache-Control", "no-store")],
+                            body: body)
     }
 
     /// One `Authorization: Bearer` header with the token, compared in constant time; without
@@ -42,7 +43,7 @@ struct MetricsRoutes: RouteGroup {
         guard constantTimeEquals(Array(parts[1].trimmingCharacters(in: " \t").utf8), token) else { throw .unauthorized }
     }
 
-    func exposition() -> [UInt8] {
+    func exposition() async -> [UInt8] {
         var text = MetricsText()
         context.requestMetrics?.write(to: &text)
         text.family("relaydeck_rate_limit_refusals_total", .counter, "Requests a rate limit refused (429), by limit.")
@@ -85,7 +86,7 @@ struct MetricsRoutes: RouteGroup {
             text.sample("relaydeck_store_checkpoint_failures_total", [("thread", thread)], times.failures)
         }
         // A failing store has no outbox figures: the series are left out, not made up.
-        if up, let outbox = try? OutboxDepth.read(store) {
+        if up, let outbox = try? await OutboxDepth.read(store) {
             text.family("relaydeck_push_outbox_jobs", .gauge,
                         "Pushes written and not sent yet (counted up to \(OutboxDepth.cap)).")
             text.sample("relaydeck_push_outbox_jobs", outbox.jobs)
@@ -94,7 +95,7 @@ struct MetricsRoutes: RouteGroup {
             let age = outbox.oldestCreatedAt.map { max(0, context.services.clock.wallMillis - $0) } ?? 0
             text.sample("relaydeck_push_outbox_oldest_age_seconds", seconds: Int(age) * 1000)
         }
-        if up, let purge = try? PurgeBacklog.read(store) {
+        if up, let purge = try? await PurgeBacklog.read(store) {
             text.family("relaydeck_purge_pending_keys", .gauge,
                         "Deleted keys whose data the purge has not removed yet (counted up to \(PurgeBacklog.cap)).")
             text.sample("relaydeck_purge_pending_keys", purge.keys)
