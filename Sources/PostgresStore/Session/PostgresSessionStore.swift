@@ -58,6 +58,7 @@ public final class PostgresSessionStore: SessionStore {
     /// Bodies waiting for the connection now.
     public var waitingCount: Int { link?.waitingCount ?? 0 }
 
+    @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
         try await holding { try await body($0) }
     }
@@ -71,6 +72,7 @@ public final class PostgresSessionStore: SessionStore {
     /// idempotency key, an id the client chose, an upsert), or be read back before it is
     /// made again. Any other error comes before the COMMIT, or from a COMMIT the server
     /// refused: that write did not commit.
+    @discardableResult
     public func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
         try await holding { session in
             try await session.begin()
