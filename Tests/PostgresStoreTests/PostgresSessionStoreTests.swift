@@ -9,9 +9,11 @@ import TestSupport
 
 /// `PostgresSessionStore`: a service written against `StoreSession` (`LiveActivities`) on a
 /// real PostgreSQL database as on SQLite, bodies taking the connection in turn, a write undone
-/// when its body throws, and a database gone answered as the store's unavailability.
+/// when its body throws, and a stopped store answering with the store's unavailability (a
+/// database lost and found again: `ReconnectTests`, `FailoverTests`).
 @Suite struct PostgresSessionStoreTests {
-    /// The filled store's rows copied into a fresh database, and a session store on it.
+    /// The filled store's rows copied into a fresh database, and a session store on it (with a
+    /// connection of its own: `connection` is the test's).
     final class Filled {
         let directory = TemporaryDirectory()
         let driver: StoreTestDriver
@@ -21,10 +23,11 @@ import TestSupport
         init() throws {
             let file = try FilledStore.make(in: directory)
             driver = try StoreTestDriver()
-            connection = try driver.freshDatabase()
+            let database = try driver.createDatabase()
+            connection = try driver.open(database)
             _ = try driver.migrate(connection).get()
             _ = try CopyTests.copy(file, driver, connection).result.get()
-            store = PostgresSessionStore(connection: connection)
+            store = try driver.sessionStore(database)
         }
 
         /// `body` as a task on the loop; its value or its error once it ended.
@@ -124,9 +127,9 @@ import TestSupport
         #expect(removed == 1)
     }
 
-    @Test func aDatabaseGoneIsTheStoresUnavailability() throws {
+    @Test func aStoppedStoreIsUnavailableWithTheStoresRetryAfter() throws {
         let db = try Filled()
-        db.connection.close()
+        db.store.stop()
         #expect {
             try db.run { try await db.store.reading { try await $0.count("SELECT count(*) AS n FROM tasks") } }
         } throws: { error in

@@ -1,38 +1,83 @@
+import EventLoop
 import Postgres
 import Relaydeck
 
-/// A `SessionStore` on one PostgreSQL connection: what a service written against
-/// `StoreSession` runs on when the store is PostgreSQL. One body at a time holds the
-/// connection (a write's statements must not interleave with another's in its transaction,
-/// nor a read's), the others wait in order for it; a write is BEGIN, its body, COMMIT, and
-/// ROLLBACK when the body throws. Errors are mapped here, once: a lost, closed or unreachable
-/// database is `StoreError.unavailable` (the request's `503` with `Retry-After`), any other is
-/// a `StoreError.failure` naming the SQL and the SQLSTATE, never the message (PostgreSQL's may
-/// quote a bound value) nor the values.
+/// A `SessionStore` on PostgreSQL: what a service written against `StoreSession` runs on when
+/// the store is PostgreSQL. It makes its own connection with a `PostgresConnector` (`start`),
+/// and makes it again by itself when it is lost (`PostgresSessionStore+Connecting`). One body
+/// at a time holds the connection, the others wait in order (`PostgresLink`); a write is
+/// BEGIN, its body, COMMIT, and ROLLBACK when the body throws. A body runs once: never again
+/// on another connection after its own was lost.
 ///
-/// Not yet: the turn's group commit (each write is a transaction of its own), a pool, and
-/// reconnecting (issue 25's next slices). Loop thread only; not Sendable.
+/// Errors are mapped here, once: a lost, closed or unreachable database is
+/// `StoreError.unavailable` (the request's `503` with `Retry-After`), any other is a
+/// `StoreError.failure` naming the SQL and the SQLSTATE, never the message (PostgreSQL's may
+/// quote a bound value) nor the values. While no connection is up (connecting, waiting to try
+/// again, stopped) a body is refused at once with `.unavailable`, never parked; so are the
+/// bodies waiting in line when the connection drops.
+///
+/// Not yet: the turn's group commit (each write is a transaction of its own) and a pool.
+/// Loop thread only; not Sendable.
 public final class PostgresSessionStore: SessionStore {
-    public let session: PostgresSession
     /// This node's cache of the credentials the gate found.
     public let credentials = CredentialCache()
     public var quota = StorageQuota()
-    private var held = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    let connector: PostgresConnector
+    let loop: EventLoop
+    var reconnection: Reconnection
+    /// The connection up now; nil while there is none.
+    var link: PostgresLink?
+    var retryTimer: LoopTimer?
+    /// When the last connection was lost (or the store stopped).
+    var lostAt: Instant?
+    /// The availability last told to `onAvailabilityChange`; nil before the first.
+    var announced: Bool?
 
-    public init(connection: PostgresConnection) {
-        session = PostgresSession(connection)
+    /// Told on the loop each time `isAvailable` changes, with why it became false (the
+    /// `PostgresError`, which names the endpoint and the SQLSTATE but never a password); also
+    /// told once when the first attempt fails. Not told of each failed attempt after it.
+    public var onAvailabilityChange: ((_ isAvailable: Bool, _ reason: PostgresError?) -> Void)?
+
+    /// A store that connects with `connector` once started; `backoff` paces its attempts
+    /// while the database is away.
+    public init(connector: PostgresConnector, loop: EventLoop, backoff: ReconnectBackoff = ReconnectBackoff()) {
+        self.connector = connector
+        self.loop = loop
+        reconnection = Reconnection(backoff: backoff)
     }
+
+    deinit {
+        if let retryTimer { loop.cancel(retryTimer) }
+        link?.end()
+    }
+
+    /// Whether a connection is up: a body now would run (`/health`).
+    public var isAvailable: Bool { link != nil }
+
+    /// The last moment the store was known available: the loop's now while it is, the moment
+    /// it was lost after that; nil before its first connection.
+    public var lastAvailable: Instant? { isAvailable ? loop.now : lostAt }
 
     /// Bodies waiting for the connection now.
-    public var waitingCount: Int { waiting.count }
+    public var waitingCount: Int { link?.waitingCount ?? 0 }
 
+    @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
-        try await holding { try await body(session) }
+        try await holding { try await body($0) }
     }
 
+    /// A write is known to have committed only when it returned. One answered
+    /// `StoreError.unavailable` may have: the connection can be lost after the server made the
+    /// COMMIT durable and before its answer arrived, and nothing tells the two apart (unless
+    /// the loss came before the COMMIT was sent, which the answer does not say). So a caller
+    /// must not take `.unavailable` for "nothing happened": a write that may be asked again
+    /// (a client's retry after its `503`) has to give the same result when it did commit (an
+    /// idempotency key, an id the client chose, an upsert), or be read back before it is
+    /// made again. Any other error comes before the COMMIT, or from a COMMIT the server
+    /// refused: that write did not commit.
+    @discardableResult
     public func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
-        try await holding {
+        try await holding { session in
             try await session.begin()
             let result: T
             do {
@@ -48,34 +93,27 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    /// `body` with the connection to itself; the next waiting body gets it once `body` ends.
-    private func holding<T>(_ body: () async throws -> T) async throws -> T {
-        if held {
-            await withCheckedContinuation { waiting.append($0) }
-        } else {
-            held = true
-        }
-        defer { handOver() }
+    /// `body` with the connection to itself, or `.unavailable` at once when none is up; the
+    /// next waiting body gets it once `body` ends. An error that says the connection is of no
+    /// more use (a standby's read-only refusal after a failover, a protocol fault) drops it.
+    private func holding<T>(_ body: (PostgresSession) async throws -> T) async throws -> T {
+        guard let link, await link.take() else { throw Self.unavailable }
+        defer { link.handOver() }
         do {
-            return try await body()
+            return try await body(link.session)
         } catch let error as PostgresError {
+            if error.needsNewConnection { lose(link, error) }
             throw Self.translate(error)
         } catch let error as StoreSessionError {
             throw StoreError.failure("\(error)")
         }
     }
 
-    private func handOver() {
-        guard !waiting.isEmpty else {
-            held = false
-            return
-        }
-        waiting.removeFirst().resume()
-    }
+    static let unavailable = StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
 
     static func translate(_ error: PostgresError) -> StoreError {
         if error.isUnavailable || error.needsNewConnection || error.kind == .closed || error.kind == .connectionLost {
-            return .unavailable(retryAfterSeconds: Store.retryAfterSeconds)
+            return unavailable
         }
         var text = "PostgreSQL \(error.kind)"
         if let state = error.sqlState { text += " \(state)" }
@@ -84,3 +122,6 @@ public final class PostgresSessionStore: SessionStore {
         return .failure(text)
     }
 }
+
+@available(*, unavailable, message: "a store belongs to the loop thread, as its connections do")
+extension PostgresSessionStore: Sendable {}
