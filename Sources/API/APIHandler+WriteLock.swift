@@ -23,10 +23,12 @@ extension APIHandler {
     func takeWriteLock() -> LockAttempt {
         // The turn's transaction is open already: this request joins it.
         if turn != nil { return .held }
+        // PostgreSQL's store: each write is a transaction of its own (no turn's yet).
+        guard let sqlite = context.services.sqlite else { return .held }
         do {
             // The unit of work keeps the changes for its COMMIT: a subscriber never sees one
             // that rolls back.
-            guard let work = try context.services.store.tryBeginWork() else { return .busy }
+            guard let work = try sqlite.tryBeginWork() else { return .busy }
             openTurn(work)
             return .held
         } catch {

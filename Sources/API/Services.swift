@@ -3,7 +3,11 @@ import Relaydeck
 
 /// The domain services the API calls, and the hub every committed change goes through.
 public struct Services {
-    public let store: Store
+    /// The store every service reads and writes: SQLite's or PostgreSQL's.
+    public let store: any SessionStore
+    /// SQLite's store when it is the one: what only it has (the loop turn's group commit,
+    /// the WAL's figures).
+    public let sqlite: Store?
     public let clock: any Clock
     public let random: any RandomSource
     public let hub: EventHub
@@ -30,8 +34,9 @@ public struct Services {
     /// The APNs planner, when APNs is set (`EventHub.planners`).
     public var push: PushPlanner? { hub.planners.lazy.compactMap { $0 as? PushPlanner }.first }
 
-    public init(store: Store, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
+    public init(store: any SessionStore, clock: any Clock, random: any RandomSource, hub: EventHub = EventHub()) {
         self.store = store
+        sqlite = store as? Store
         self.clock = clock
         self.random = random
         self.hub = hub
@@ -39,7 +44,7 @@ public struct Services {
         keys = Keys(store: store, clock: clock, random: random, hub: hub)
         inbox = Inbox(store: store, clock: clock, random: random, hub: hub)
         tasks = Tasks(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
-        authenticator = Authenticator(store: store, clock: clock)
+        authenticator = Authenticator(store: store, credentials: store.credentials, clock: clock)
         questions = Questions(store: store, clock: clock, random: random, hub: hub, inbox: inbox)
         devices = Devices(store: store, clock: clock)
         liveActivities = LiveActivities(store: store, clock: clock)
@@ -47,7 +52,7 @@ public struct Services {
         webSignIn = WebSignIn(store: store, clock: clock, random: random)
         webPush = WebPushSubscriptions(store: store, clock: clock)
         oauthClients = OAuthClients(store: store, clock: clock, random: random)
-        oauthGrants = OAuthGrants(store: store, clock: clock, random: random)
+        oauthGrants = OAuthGrants(store: store, credentials: store.credentials, clock: clock, random: random)
         webPushPlanner = WebPushPlanner(clock: clock)
         hub.planners.append(webPushPlanner)
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import PostgresStore
 
 extension CommandLine {
     static let usage = """
@@ -84,15 +85,14 @@ extension CommandLine {
 
     static func serve() -> Int32 {
         guard let (config, environment) = loadConfig() else { return 1 }
-        if let refusal = config.unservedDatabaseRefusal {
-            printError(refusal)
-            return 1
-        }
         Log.configure(level: config.logLevel, format: config.logFormat,
                       journal: JournalStream.isStandardError(environment["JOURNAL_STREAM"]))
         raiseDescriptorLimit()
         do {
             return try Daemon(config: config, environment: environment).run()
+        } catch let failure as PostgresStartup.Failure {
+            printError("DATABASE_URL: \(failure)")
+            return 1
         } catch {
             printError("cannot start: \(error)")
             return 1

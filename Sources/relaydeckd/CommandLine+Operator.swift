@@ -5,6 +5,8 @@ import Clock
 import Crypto
 import EventLoop
 import JSON
+import Postgres
+import PostgresStore
 import Relaydeck
 import SQLite
 
@@ -79,7 +81,7 @@ extension CommandLine {
     }
 
     /// A new one-time login link of the account (`Account not found.` for an unknown one).
-    private static func loginLink(for accountID: String, store: Store, config: Config) async throws -> String {
+    private static func loginLink(for accountID: String, store: any SessionStore, config: Config) async throws -> String {
         let token = try await WebSignIn(store: store, clock: SystemClock.shared, random: SystemRandom()).createLoginToken(accountID: accountID)
         return consoleBase(config) + "/app/#login=" + token
     }
@@ -128,35 +130,46 @@ extension CommandLine {
             printError("backup: \(file) exists; name a new file")
             return 1
         }
-        return withStore { store, _ in
-            try store.read { db in try db.backup(to: file) }
+        return withStore { store, config in
+            guard let sqlite = store as? Store else {
+                throw BackupRefused(message: "backup copies the SQLite store; this configuration keeps its data in "
+                                    + "PostgreSQL (DATABASE_URL): back that up with pg_dump or the database's own backups")
+            }
+            try sqlite.read { db in try db.backup(to: file) }
             output("backed up to \(file)")
         }
     }
 
-    /// Opens the store of `DATABASE_PATH` (creating and migrating it as the server would),
-    /// runs `body`, closes; one line and exit 1 for whatever fails. `refused` names the value a
-    /// "not found" is about (`--account "acc_..."`), so the operator sees which one.
-    /// Runs `body` on the store of the configuration, as a task on a loop of its own (the
-    /// services await their store; with SQLite every await returns at once, so the task ends
+    /// Runs `body` on the store of the configuration (`DATABASE_PATH`'s SQLite file, or
+    /// `DATABASE_URL`'s PostgreSQL database), opened and migrated as the server would, as a
+    /// task on a loop of its own (with SQLite every await returns at once, so the task ends
     /// within its first turn): 0 when it did its work, 1 with one line on stderr when not.
-    private static func withStore(refused: String? = nil, _ body: (Store, Config) async throws -> Void) -> Int32 {
+    /// `refused` names the value a "not found" is about (`--account "acc_..."`), so the
+    /// operator sees which one.
+    private static func withStore(refused: String? = nil, _ body: (any SessionStore, Config) async throws -> Void) -> Int32 {
         guard let config = operatorConfig() else { return 1 }
-        if let refusal = config.unservedDatabaseRefusal {
-            printError(refusal)
-            return 1
-        }
-        var options = Database.Options()
-        options.synchronous = config.durability.synchronous
-        let store = Store(path: config.databasePath, options: options)
-        defer { store.close() }
+        let setting = config.databaseURL == nil ? "DATABASE_PATH" : "DATABASE_URL"
         do {
+            let loop = try EventLoop()
+            if let settings = config.databaseURL {
+                let connector = try PostgresConnector(settings: settings, loop: loop)
+                _ = try PostgresStartup.migrate(connector, loop: loop)
+                let store = PostgresSessionStore(connector: connector, loop: loop)
+                try PostgresStartup.connect(store, loop: loop)
+                defer { store.stop() }
+                // The task ends before `runOnLoop` returns, so `body` does not outlive this call.
+                try withoutActuallyEscaping(body) { body in try runOnLoop(loop) { try await body(store, config) } }
+                return 0
+            }
+            var options = Database.Options()
+            options.synchronous = config.durability.synchronous
+            let store = Store(path: config.databasePath, options: options)
+            defer { store.close() }
             guard try store.open() else {
                 printError("DATABASE_PATH: cannot open \(config.databasePath)")
                 return 1
             }
-            // The task ends before `runOnLoop` returns, so `body` does not outlive this call.
-            try withoutActuallyEscaping(body) { body in try runOnLoop { try await body(store, config) } }
+            try withoutActuallyEscaping(body) { body in try runOnLoop(loop) { try await body(store, config) } }
             return 0
         } catch let error as DomainError {
             switch error {
@@ -166,23 +179,22 @@ extension CommandLine {
             }
             return 1
         } catch {
-            printError("DATABASE_PATH: \(error)")
+            printError("\(setting): \(error)")
             return 1
         }
     }
 
-    /// `body` as a task on a loop made for it, turned until the task ends; its error rethrown.
-    private static func runOnLoop(_ body: @escaping () async throws -> Void) throws {
-        let loop = try EventLoop()
+    /// `body` as a task on `loop`, turned until the task ends; its error rethrown.
+    private static func runOnLoop(_ loop: EventLoop, _ body: @escaping () async throws -> Void) throws {
         var outcome: Result<Void, any Error>?
         loop.startTask {
             do { try await body(); outcome = .success(()) } catch { outcome = .failure(error) }
         }
-        loop.run(until: { outcome != nil })
+        _ = loop.run(until: { outcome != nil })
         try outcome?.get()
     }
 
-    private static func operatorServices(_ store: Store) -> (accounts: Accounts, keys: Keys) {
+    private static func operatorServices(_ store: any SessionStore) -> (accounts: Accounts, keys: Keys) {
         let hub = EventHub()
         let clock = SystemClock.shared
         let random = SystemRandom()
@@ -211,4 +223,10 @@ extension CommandLine {
 
         subscript(name: String) -> String? { values[name] }
     }
+}
+
+/// `backup` with a store it cannot copy.
+private struct BackupRefused: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

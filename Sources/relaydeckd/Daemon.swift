@@ -5,6 +5,8 @@ import API
 import EventLoop
 import HTTP
 import Logging
+import Postgres
+import PostgresStore
 import Relaydeck
 import SQLite
 import TLS
@@ -14,7 +16,11 @@ final class Daemon {
     private let config: Config
     private let environment: [String: String]
     private let loop: EventLoop
-    private let store: Store
+    /// The store the services use: SQLite's (`sqlite`) or PostgreSQL's (`postgres`).
+    private let store: any SessionStore
+    private let sqlite: Store?
+    /// With `DATABASE_URL`: connected in `run`, after the schema's migration.
+    private let postgres: PostgresWiring?
     private let server: HTTPServer
     private let api: APIHandler
     private let webPush: WebPushSubscriptions
@@ -34,17 +40,31 @@ final class Daemon {
         self.config = config
         self.environment = environment
         loop = try EventLoop()
-        var options = Database.Options()
-        options.synchronous = config.durability.synchronous
-        // The loop never sleeps in SQLite's busy handler: a write lock held by another
-        // process parks the request and retries on a timer (API's write lock).
-        options.busyTimeoutMillis = 0
-        store = Store(path: config.databasePath, options: options)
-        // The reads of one loop turn share one read transaction (see `Store.endOfTurn`).
-        store.endOfTurn = { [loop] work in loop.atEndOfTurn(.endRead, work) }
-        // WAL checkpoints (page copies and fsyncs) off the loop thread.
-        store.checkpointInBackground()
-        store.quota = StorageQuota(limit: config.accountStorageLimit)
+        let quota = StorageQuota(limit: config.accountStorageLimit)
+        if let settings = config.databaseURL {
+            let wiring = try PostgresWiring(settings: settings, quota: quota, loop: loop)
+            // Before anything else is made: a database that cannot be reached or migrated is
+            // a failed start, said in one line.
+            try wiring.prepare()
+            postgres = wiring
+            sqlite = nil
+            store = wiring.store
+        } else {
+            var options = Database.Options()
+            options.synchronous = config.durability.synchronous
+            // The loop never sleeps in SQLite's busy handler: a write lock held by another
+            // process parks the request and retries on a timer (API's write lock).
+            options.busyTimeoutMillis = 0
+            let sqlite = Store(path: config.databasePath, options: options)
+            // The reads of one loop turn share one read transaction (see `Store.endOfTurn`).
+            sqlite.endOfTurn = { [loop] work in loop.atEndOfTurn(.endRead, work) }
+            // WAL checkpoints (page copies and fsyncs) off the loop thread.
+            sqlite.checkpointInBackground()
+            sqlite.quota = quota
+            self.sqlite = sqlite
+            postgres = nil
+            store = sqlite
+        }
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         webPush = services.webPush
         var apiConfiguration = APIConfiguration()
@@ -92,12 +112,14 @@ final class Daemon {
             Log.error("could not handle signals", ["error": error.description])
             return 1
         }
-        do {
-            try store.open()
-        } catch {
-            // Not a passing condition: this binary cannot use a newer schema.
-            printError("DATABASE_PATH: \(error.description)")
-            return 1
+        if let sqlite {
+            do {
+                try sqlite.open()
+            } catch {
+                // Not a passing condition: this binary cannot use a newer schema.
+                printError("DATABASE_PATH: \(error.description)")
+                return 1
+            }
         }
         // Who may make an account, and how much each may keep: what an operator checks first
         // on a server that others can reach.
@@ -115,7 +137,11 @@ final class Daemon {
         // `GET /v1/web-push/key`.
         makeVAPIDKey()
         api.onDeletion = { [unowned self] in self.maintenance.kick() }
-        store.onRecovered = { [unowned self] in
+        sqlite?.onRecovered = { [unowned self] in
+            self.maintenance.kick()
+            self.makeVAPIDKey()
+        }
+        postgres?.onRecovered = { [unowned self] in
             self.maintenance.kick()
             self.makeVAPIDKey()
         }
@@ -260,7 +286,8 @@ final class Daemon {
             self.pushes?.stop()
             self.webPushes.stop()
             self.api.flushActivity()
-            self.store.close()
+            self.sqlite?.close()
+            self.postgres?.stop()
             self.loop.stop()
         }
     }

@@ -28,7 +28,7 @@ import Testing
         WebSignIn.SQL.deleteSessionsOfAccount, WebSignIn.SQL.insertPasskey, WebSignIn.SQL.selectCredential,
         WebSignIn.SQL.selectPasskeys, WebSignIn.SQL.selectPasskey, WebSignIn.SQL.deletePasskey, WebSignIn.SQL.usePasskey,
         WebSignIn.SQL.deletePasskeysOfAccount, StorageQuota.SQL.used,
-    ] + Purger.SQL.deleteOwned
+    ] + Purger.SQL.deleteOwned + [Purger.SQL.deleteActivity(.sqlite)]
 
     @Test(arguments: statements)
     func everyStatementCompilesAgainstTheMigratedSchema(sql: String) throws {

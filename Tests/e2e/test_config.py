@@ -177,13 +177,13 @@ def test_a_bad_database_url_is_named_but_its_password_never_printed(tmp_path):
 
 
 @pytest.mark.parametrize("args", [[], ["account", "create"], ["backup", "copy.db"]])
-def test_serving_or_using_the_store_with_a_database_url_refuses_to_start(tmp_path, args):
-    # PostgreSQL is not served yet (issue 25): with DATABASE_URL set, nothing touches SQLite
-    # as if it were the store the operator asked for.
+def test_serving_or_using_the_store_with_a_database_that_cannot_be_reached_fails_to_start(tmp_path, args):
+    # With DATABASE_URL set the store is that database: one that cannot be reached stops the
+    # start with one line naming it (password hidden), and nothing touches SQLite instead.
     done = run(args, {"DATABASE_URL": DATABASE_URL}, tmp_path=tmp_path)
     assert done.returncode == 1, done
     line = assert_one_error_line(done.stderr, "DATABASE_URL")
-    assert "PostgreSQL is not served yet" in line
+    assert "cannot connect to postgres://relaydeck:(hidden)@db.internal:5433/relaydeck" in line
     assert DATABASE_PASSWORD not in line + done.stdout
     assert "listening" not in done.stdout + done.stderr
     assert not (tmp_path / "relaydeck.db").exists()

@@ -23,7 +23,6 @@ import Testing
     @Test func unsetMeansSQLite() throws {
         let config = try load([:])
         #expect(config.databaseURL == nil)
-        #expect(config.unservedDatabaseRefusal == nil)
         #expect(config.summary.first { $0.variable == "DATABASE_URL" }?.value == "(off: SQLite at DATABASE_PATH)")
     }
 
@@ -57,12 +56,5 @@ import Testing
     @Test func theURLAndItsFileTogetherAreRefused() {
         #expect(loadError(["DATABASE_URL": Self.url, "DATABASE_URL_FILE": "/x"])?.description
             == "DATABASE_URL: set together with DATABASE_URL_FILE; set only one of them")
-    }
-
-    @Test func aGoodURLStillRefusesToServeForNow() throws {
-        let config = try load(["DATABASE_URL": "postgres://relaydeck:s3cr3t-pw-9f8e@db/app", "DATABASE_PATH": "/var/lib/relaydeck/relaydeck.db"])
-        #expect(config.unservedDatabaseRefusal
-            == "DATABASE_URL: PostgreSQL is not served yet; this relaydeckd keeps its data in SQLite (DATABASE_PATH) only. "
-            + "Unset DATABASE_URL (and DATABASE_URL_FILE) to serve from /var/lib/relaydeck/relaydeck.db.")
     }
 }

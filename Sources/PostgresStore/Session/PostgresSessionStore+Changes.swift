@@ -1,6 +1,9 @@
 import Relaydeck
 
 extension PostgresSessionStore {
+    /// A connection is up (the store makes one again by itself when it is lost).
+    public func isHealthy() -> Bool { isAvailable }
+
     /// A write that records changes: planned through its session (their pushes are rows of
     /// the same transaction) and published to `hub` once its COMMIT succeeded, in the order
     /// recorded; nothing is published when it rolls back.

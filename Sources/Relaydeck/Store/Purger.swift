@@ -23,7 +23,7 @@ public final class Purger {
         try await store.writing { db in
             let limit = SQLiteValue.integer(Int64(Self.batchSize))
             var owned = 0
-            for sql in SQL.deleteOwned {
+            for sql in SQL.deleteOwned + [SQL.deleteActivity(db.dialect)] {
                 owned += try await db.run(sql, limit)
             }
             let keys = try await db.run(SQL.deleteKeys, limit)
@@ -48,12 +48,6 @@ public final class Purger {
             JOIN tasks t ON t.key_id = k.id JOIN live_activities l ON l.task_id = t.id WHERE k.deleted_at IS NOT NULL LIMIT $1)
             """,
             ownedByDeletedKeys("tasks"), ownedByDeletedKeys("questions"), ownedByDeletedKeys("inbox_items"),
-            // The log has no rowid (it is keyed by key and time); the deleted keys come first so
-            // each one's entries are one range.
-            """
-            DELETE FROM activity WHERE (key_id, at, id) IN (SELECT t.key_id, t.at, t.id FROM keys k \
-            CROSS JOIN activity t ON t.key_id = k.id WHERE k.deleted_at IS NOT NULL LIMIT $1)
-            """,
             """
             DELETE FROM live_activities WHERE (task_id, device_id) IN (SELECT l.task_id, l.device_id \
             FROM live_activities l JOIN accounts a ON a.id = l.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
@@ -67,6 +61,16 @@ public final class Purger {
             JOIN accounts a ON a.id = w.account_id WHERE a.deleted_at IS NOT NULL LIMIT $1)
             """,
         ]
+
+        /// The log has no rowid (it is keyed by key and time); SQLite is told to take the
+        /// deleted keys first (`CROSS JOIN`), so each one's entries are one range. PostgreSQL
+        /// has no `CROSS JOIN ... ON`; its planner orders the join itself.
+        static func deleteActivity(_ dialect: StoreDialect) -> String {
+            """
+            DELETE FROM activity WHERE (key_id, at, id) IN (SELECT t.key_id, t.at, t.id FROM keys k \
+            \(dialect == .sqlite ? "CROSS JOIN" : "JOIN") activity t ON t.key_id = k.id WHERE k.deleted_at IS NOT NULL LIMIT $1)
+            """
+        }
 
         static func ownedByDeletedKeys(_ table: String) -> String {
             """

@@ -10,6 +10,8 @@ public protocol SessionStore: AnyObject {
     var credentials: CredentialCache { get }
     /// How much text one account may keep (`ACCOUNT_STORAGE_LIMIT`).
     var quota: StorageQuota { get }
+    /// Whether the database answers now (`/health`, the event streams' check, `/metrics`).
+    func isHealthy() -> Bool
 
     @discardableResult
     func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T

@@ -50,7 +50,7 @@ public final class WebPushPlanner: ChangePlanner {
     }
 
     /// `POST /v1/web-push/subscriptions/{id}/test`: one notification to that subscription.
-    public func test(_ store: Store, accountID: String, subscriptionID: String) async throws {
+    public func test(_ store: any SessionStore, accountID: String, subscriptionID: String) async throws {
         try await store.writing { db in
             guard try await db.exists(WebPushSubscriptions.SQL.exists, .text(accountID), .text(subscriptionID)) else {
                 throw WebPushSubscriptions.notFound

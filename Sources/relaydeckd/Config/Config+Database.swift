@@ -29,14 +29,3 @@ extension ConfigReader {
         return settings
     }
 }
-
-extension Config {
-    /// The one line that stops a command which would use the store while `DATABASE_URL` is
-    /// set: this build checks the setting but serves from SQLite only, and must not seem to
-    /// take it (issue 25's first slice). Nil when the setting is not given.
-    var unservedDatabaseRefusal: String? {
-        guard databaseURL != nil else { return nil }
-        return "DATABASE_URL: PostgreSQL is not served yet; this relaydeckd keeps its data in SQLite (DATABASE_PATH) only. "
-            + "Unset DATABASE_URL (and DATABASE_URL_FILE) to serve from \(databasePath)."
-    }
-}

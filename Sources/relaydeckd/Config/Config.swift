@@ -54,9 +54,9 @@ struct Config: Sendable {
     /// still read (`ConfigReader.durability`).
     var durability = Durability.normal
     /// `DATABASE_URL` (or `_FILE`, or the credential): PostgreSQL's connection string,
-    /// checked at start. Secret (it holds the password). This build does not serve from it
-    /// yet: with it set, the server and the operator's store commands refuse to start
-    /// (`unservedDatabaseRefusal`). Nil: SQLite at `databasePath`.
+    /// checked at start. Secret (it holds the password). With it set, the server and the
+    /// operator's store commands use that database (`PostgresWiring`, `PostgresStartup`).
+    /// Nil: SQLite at `databasePath`.
     var databaseURL: PostgresSettings?
     /// `PUBLIC_URL`: the server's own origin, `http(s)://host[:port]`, normalized as
     /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).

@@ -144,7 +144,7 @@ import Testing
         let services = api.handler.context.services
         // The deletion inside a transaction that is then rolled back, as a turn whose COMMIT
         // failed: the unit of work drops its change, and the key was never deleted.
-        let work = try #require(try services.store.tryBeginWork())
+        let work = try #require(try services.sqlite?.tryBeginWork())
         let accountIDs = api.records.compactMap { $0.principal?.accountID }
         let accountID = try #require(accountIDs.first)
         try await services.keys.delete(accountID: accountID, keyID: keyID)

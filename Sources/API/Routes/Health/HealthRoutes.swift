@@ -3,7 +3,7 @@ import Relaydeck
 
 /// `overview.md#health`: for monitors and load balancers; no credential.
 struct HealthRoutes: RouteGroup {
-    private let store: Store
+    private let store: any SessionStore
 
     init(_ context: APIContext) {
         store = context.services.store

@@ -68,22 +68,25 @@ struct MetricsRoutes: RouteGroup {
         let up = store.isHealthy()
         text.family("relaydeck_store_up", .gauge, "1 while the database answers, 0 while it fails.")
         text.sample("relaydeck_store_up", up ? 1 : 0)
-        text.family("relaydeck_store_wal_frames", .gauge, "Frames in the WAL file after the last commit.")
-        text.sample("relaydeck_store_wal_frames", store.walFrames)
-        if let bytes = store.walFileBytes {
-            text.family("relaydeck_store_wal_bytes", .gauge, "The size of the WAL file on disk.")
-            text.sample("relaydeck_store_wal_bytes", bytes)
-        }
-        text.family("relaydeck_store_checkpoint_duration_seconds", .histogram,
-                    "How long WAL checkpoints took: on the checkpoint thread (each request's passes together), or on the loop when the thread fell behind.")
-        let checkpoints = [("checkpointer", store.threadCheckpoints), ("loop", store.loopCheckpoints)]
-        for (thread, times) in checkpoints {
-            text.histogram("relaydeck_store_checkpoint_duration_seconds", [("thread", thread)], bounds: Store.CheckpointFigures.boundsMicros,
-                           counts: times.counts[...], sumMicros: times.sumMicros)
-        }
-        text.family("relaydeck_store_checkpoint_failures_total", .counter, "WAL checkpoints that failed (a full disk, a file gone).")
-        for (thread, times) in checkpoints {
-            text.sample("relaydeck_store_checkpoint_failures_total", [("thread", thread)], times.failures)
+        // SQLite's own: PostgreSQL's WAL is the database server's to report.
+        if let sqlite = context.services.sqlite {
+            text.family("relaydeck_store_wal_frames", .gauge, "Frames in the WAL file after the last commit.")
+            text.sample("relaydeck_store_wal_frames", sqlite.walFrames)
+            if let bytes = sqlite.walFileBytes {
+                text.family("relaydeck_store_wal_bytes", .gauge, "The size of the WAL file on disk.")
+                text.sample("relaydeck_store_wal_bytes", bytes)
+            }
+            text.family("relaydeck_store_checkpoint_duration_seconds", .histogram,
+                        "How long WAL checkpoints took: on the checkpoint thread (each request's passes together), or on the loop when the thread fell behind.")
+            let checkpoints = [("checkpointer", sqlite.threadCheckpoints), ("loop", sqlite.loopCheckpoints)]
+            for (thread, times) in checkpoints {
+                text.histogram("relaydeck_store_checkpoint_duration_seconds", [("thread", thread)], bounds: Store.CheckpointFigures.boundsMicros,
+                               counts: times.counts[...], sumMicros: times.sumMicros)
+            }
+            text.family("relaydeck_store_checkpoint_failures_total", .counter, "WAL checkpoints that failed (a full disk, a file gone).")
+            for (thread, times) in checkpoints {
+                text.sample("relaydeck_store_checkpoint_failures_total", [("thread", thread)], times.failures)
+            }
         }
         // A failing store has no outbox figures: the series are left out, not made up.
         if up, let outbox = try? await OutboxDepth.read(store) {
