@@ -33,6 +33,8 @@ public final class Devices {
             pushToStartToken: registration.pushToStartToken?.value,
             widgetPushToken: registration.widgetPushToken?.value, updatedAt: now)
         try await store.writing { db in
+            // The cap counts the account's devices: one writer of the account at a time.
+            try await db.lockAccount(accountID)
             if try await !db.exists(SQL.exists, .text(accountID), .text(deviceID)),
                try await db.count(SQL.count, .text(accountID)) >= Self.maxPerAccount {
                 throw Self.fullError

@@ -55,6 +55,7 @@ public final class OAuthGrants {
         try await store.writing { db in
             _ = try await Keys.fetch(db, accountID: consent.accountID, keyID: consent.keyID)
             guard try await db.exists(SQL.clientExists, .text(consent.clientID)) else { throw OAuthRefusal.clientUnknown }
+            try await db.lockKey(consent.keyID)
             if try await db.count(SQL.countForKey, .text(consent.keyID)) >= Self.maxPerKey { throw Self.fullError }
             try await db.run(
                 SQL.insertCode, .blob(code.hash), .text(consent.clientID), .text(consent.accountID), .text(consent.keyID),
