@@ -9,8 +9,8 @@ import TestSupport
 /// `PostgresSessionStore` losing its connection on a real PostgreSQL (its server process ended
 /// with `pg_terminate_backend` from another connection, its database missing): the body that
 /// held it fails unavailable and runs once, the bodies waiting for it are refused and never
-/// run, a body while none is up is refused at once, and the store connects again by itself,
-/// with no body asking. The server stopped and started under a stream of bodies:
+/// run, a body while none is up is refused at once, a connection that refuses writes as a
+/// standby does is replaced, and the store connects again by itself, with no body asking. The server stopped and started under a stream of bodies:
 /// `FailoverTests`.
 @Suite struct ReconnectTests {
     @Test func aBackendKilledMidBodyFailsItUnavailableAndTheStoreReconnectsByItself() throws {
@@ -85,6 +85,30 @@ import TestSupport
         #expect(isUnavailable(outcomes["holder"]) && isUnavailable(outcomes["second"]) && isUnavailable(outcomes["third"]))
         #expect(harness.loop.run(until: { harness.store.isAvailable }, within: .seconds(5)))
         #expect(try harness.marks().isEmpty)
+    }
+
+    /// What a connection to a standby answers a write after a failover (25006): the connection
+    /// is dropped for a new one, which finds a server that writes.
+    @Test func aConnectionThatRefusesWritesAsReadOnlyIsReplaced() throws {
+        let harness = try ReconnectHarness()
+        let readOnly = try harness.run {
+            try await harness.store.reading { session in
+                try await session.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+                return try await session.count(ReconnectHarness.backendPID)
+            }
+        }.get()
+        let refused = try harness.run { try await harness.store.writing { try await $0.run(ReconnectHarness.insert, 1) } }
+        #expect(isUnavailable(refused))
+        #expect(harness.loop.run(until: { harness.changes == [false, true] }, within: .seconds(5)))
+        #expect(harness.reasons.map(\.sqlState) == ["25006"])
+        let writer = try harness.run {
+            try await harness.store.writing { session in
+                try await session.run(ReconnectHarness.insert, 2)
+                return try await session.count(ReconnectHarness.backendPID)
+            }
+        }.get()
+        #expect(writer != readOnly)
+        #expect(try harness.marks() == [2])
     }
 
     /// The connection lost while the server runs the COMMIT (a deferred trigger keeps it
