@@ -1,5 +1,6 @@
 import Clock
 import Crypto
+import EventLoop
 import Postgres
 import PostgresStore
 @testable import Relaydeck
@@ -50,6 +51,27 @@ import Testing
         #expect(throws: DomainError.notFound("Device not found.")) {
             try db.run { try await devices.get(accountID: "acc_2", deviceID: "dev_2") }
         }
+    }
+
+    /// Two writers (two connections, as two nodes have) register the account's 20th device
+    /// at once: both count 19 committed devices unless the first holds the account's row
+    /// until its COMMIT (`lockAccount`); with it, one passes and the other is refused.
+    @Test func twoWritersAtOnceCannotBothTakeTheLastDevicePlace() throws {
+        let db = try Filled()
+        let devices = Devices(store: db.store, clock: ManualClock())
+        let other = Devices(store: try db.driver.sessionStore(db.database), clock: ManualClock())
+        try db.run { for id in (2...19).map({ "dev_\($0)" }) { _ = try await devices.register(accountID: "acc_1", deviceID: id, Self.registration()) } }
+        var outcomes: [Result<Device, any Error>] = []
+        for (service, id) in [(devices, "dev_20"), (other, "dev_21")] {
+            db.driver.loop.startTask {
+                do { outcomes.append(.success(try await service.register(accountID: "acc_1", deviceID: id, Self.registration()))) }
+                catch { outcomes.append(.failure(error)) }
+            }
+        }
+        db.driver.run { outcomes.count == 2 }
+        let refused = outcomes.filter { if case .failure(let error) = $0 { (error as? DomainError) == Devices.fullError } else { false } }
+        #expect(outcomes.count == 2 && refused.count == 1, "\(outcomes)")
+        #expect(try db.count("SELECT count(*) AS n FROM devices WHERE account_id = 'acc_1'") == 20)
     }
 
     @Test func anAccountHasTwentyDevicesAndMayStillReplaceOneOnPostgreSQL() throws {

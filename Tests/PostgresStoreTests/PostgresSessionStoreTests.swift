@@ -19,11 +19,12 @@ import TestSupport
         let driver: StoreTestDriver
         let connection: PostgresConnection
         let store: PostgresSessionStore
+        let database: String
 
         init() throws {
             let file = try FilledStore.make(in: directory)
             driver = try StoreTestDriver()
-            let database = try driver.createDatabase()
+            database = try driver.createDatabase()
             connection = try driver.open(database)
             _ = try driver.migrate(connection).get()
             _ = try CopyTests.copy(file, driver, connection).result.get()
