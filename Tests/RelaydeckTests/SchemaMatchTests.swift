@@ -12,7 +12,7 @@ import Testing
         Keys.SQL.touch, Keys.SQL.setHost, Keys.SQL.client,
         Authenticator.SQL.account, Authenticator.SQL.key,
         Purger.SQL.deleteKeys, Purger.SQL.deleteAccounts, Purger.SQL.pending,
-        Questions.SQL.get, Questions.SQL.listForKey, Questions.SQL.listForAccount, Questions.SQL.taskOfKey,
+        Questions.SQL.get, Questions.SQL.listForKey(.sqlite), Questions.SQL.listForAccount(.sqlite), Questions.SQL.taskOfKey,
         Questions.SQL.countPending, Questions.SQL.insert, Questions.SQL.answer, Questions.SQL.cancel,
         Questions.SQL.expire, Questions.SQL.due, Questions.SQL.pendingOfTask, Questions.SQL.nextExpiry,
         Devices.SQL.get, Devices.SQL.list, Devices.SQL.exists, Devices.SQL.count, Devices.SQL.releaseToken,

@@ -44,7 +44,7 @@ public final class Inbox {
         try await db.run(InboxSQL.insert,
             .text(item.id), .text(accountID), .text(keyID), .text(kind.rawValue), fromKey, fromLabel,
             taskID.map { .text($0) } ?? .null, questionID.map { .text($0) } ?? .null, .text(text), .integer(now))
-        try await db.run(InboxSQL.dropOldestUnread, .text(keyID), .integer(Int64(Self.maxUnreadPerKey)))
+        try await db.run(InboxSQL.dropOldestUnread(db.dialect), .text(keyID), .integer(Int64(Self.maxUnreadPerKey)))
         let unread = try await Self.unreadCount(db, keyID: keyID)
         try await turn.record(Change(accountID: accountID, event: .inboxUpdated(keyID: keyID, unread: unread), actor: actor))
         return item

@@ -9,10 +9,23 @@ enum InboxSQL {
         """
     static let unreadCount = "SELECT count(*) AS unread FROM inbox_items WHERE key_id = $1 AND read_at IS NULL"
     /// `inbox.md#inbox-item`: past 200 unread items, the oldest unread item goes first.
-    static let dropOldestUnread = """
-        DELETE FROM inbox_items WHERE id IN (SELECT id FROM inbox_items WHERE key_id = $1 AND read_at IS NULL \
-        ORDER BY created_at, rowid LIMIT max(0, (SELECT count(*) FROM inbox_items WHERE key_id = $1 AND read_at IS NULL) - $2))
+    /// Written per dialect: the larger of two numbers is SQLite's scalar `max` and
+    /// PostgreSQL's `greatest` (its `max` is only the aggregate). Each text is made once: this
+    /// runs with every item added.
+    static func dropOldestUnread(_ dialect: StoreDialect) -> String {
+        switch dialect {
+        case .sqlite: dropOldestUnreadSQLite
+        case .postgres: dropOldestUnreadPostgres
+        }
+    }
+    private static let dropOldestUnreadSQLite = dropOldestUnread(larger: "max")
+    private static let dropOldestUnreadPostgres = dropOldestUnread(larger: "greatest")
+    private static func dropOldestUnread(larger: String) -> String {
         """
+        DELETE FROM inbox_items WHERE id IN (SELECT id FROM inbox_items WHERE key_id = $1 AND read_at IS NULL \
+        ORDER BY created_at, rowid LIMIT \(larger)(0, (SELECT count(*) FROM inbox_items WHERE key_id = $1 AND read_at IS NULL) - $2))
+        """
+    }
     /// Unread items, oldest first.
     static let unread = """
         SELECT \(columns) FROM inbox_items WHERE key_id = $1 AND read_at IS NULL ORDER BY created_at, rowid LIMIT $2

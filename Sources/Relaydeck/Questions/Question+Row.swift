@@ -35,14 +35,31 @@ extension Questions {
         /// Questions of live keys only: a deleted key's questions are gone at once.
         static let live = "JOIN keys k ON k.id = q.key_id AND k.deleted_at IS NULL"
         static let get = "SELECT \(columns) FROM questions q \(live) WHERE q.id = $1"
-        static let listForKey = """
-            SELECT \(columns) FROM questions q \(live) WHERE q.key_id = $1 \
-            AND q.status IN (SELECT value FROM json_each($2)) ORDER BY q.created_at DESC, q.id DESC LIMIT $3
-            """
-        static let listForAccount = """
-            SELECT \(columns) FROM questions q \(live) WHERE q.account_id = $1 \
-            AND q.status IN (SELECT value FROM json_each($2)) ORDER BY q.created_at DESC, q.id DESC LIMIT $3
-            """
+        /// The questions of key $1 with a status of the JSON array $2, newest first, $3 at most.
+        static func listForKey(_ dialect: StoreDialect) -> String {
+            dialect == .sqlite ? listForKeySQLite : listForKeyPostgres
+        }
+        /// The same for the keys of account $1.
+        static func listForAccount(_ dialect: StoreDialect) -> String {
+            dialect == .sqlite ? listForAccountSQLite : listForAccountPostgres
+        }
+        private static let listForKeySQLite = list(owner: "q.key_id", .sqlite)
+        private static let listForKeyPostgres = list(owner: "q.key_id", .postgres)
+        private static let listForAccountSQLite = list(owner: "q.account_id", .sqlite)
+        private static let listForAccountPostgres = list(owner: "q.account_id", .postgres)
+        /// The texts of the JSON array $2, one a row: SQLite's `json_each` gives an array's
+        /// elements in `value`, PostgreSQL's `json_array_elements_text` does (its `json_each`
+        /// takes only an object).
+        private static func list(owner: String, _ dialect: StoreDialect) -> String {
+            let statuses = switch dialect {
+            case .sqlite: "SELECT value FROM json_each($2)"
+            case .postgres: "SELECT value FROM json_array_elements_text($2::json)"
+            }
+            return """
+                SELECT \(columns) FROM questions q \(live) WHERE \(owner) = $1 \
+                AND q.status IN (\(statuses)) ORDER BY q.created_at DESC, q.id DESC LIMIT $3
+                """
+        }
         static let taskOfKey = "SELECT 1 FROM tasks WHERE id = $1 AND key_id = $2"
         static let countPending = "SELECT count(*) AS n FROM questions WHERE key_id = $1 AND status = 'pending'"
         static let insert = """

@@ -87,8 +87,8 @@ public final class Questions {
         try await expireDue()
         return try await store.reading { db in
             let (sql, owner) = switch scope {
-            case .account(let id): (SQL.listForAccount, id)
-            case .key(let id): (SQL.listForKey, id)
+            case .account(let id): (SQL.listForAccount(db.dialect), id)
+            case .key(let id): (SQL.listForKey(db.dialect), id)
             }
             let values: [SQLiteValue] = [.text(owner), .text(Self.encode(statuses.map(\.rawValue))),
                                          .integer(Int64(Self.listLimit))]
