@@ -32,6 +32,9 @@ public struct StorageQuota: Sendable, Equatable {
     /// would take it past the limit. Call it inside the write's transaction, before writing.
     func admit(_ db: any StoreSession, accountID: String, growth: Int) async throws {
         guard growth > 0 else { return }
+        // The account's row is this write's until its COMMIT (PostgreSQL), so two writers
+        // cannot both fit in the room one of them leaves.
+        try await db.lockAccount(accountID)
         let used = try await Self.used(db, accountID: accountID)
         guard used + growth > limit else { return }
         throw DomainError.storageFull(fullMessage)

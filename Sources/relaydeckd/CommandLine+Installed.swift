@@ -15,7 +15,8 @@ enum InstalledSystem {
     static let databasePath = "/var/lib/relaydeck/relaydeck.db"
     /// The unit's `LoadCredential=NAME:file`, looked up in `/etc/credstore` as systemd does.
     static let credentials = [("APNS_PRIVATE_KEY", "/etc/credstore/relaydeck.apns-private-key"),
-                              ("APP_TOTP_SECRET", "/etc/credstore/relaydeck.app-totp-secret")]
+                              ("APP_TOTP_SECRET", "/etc/credstore/relaydeck.app-totp-secret"),
+                              ("DATABASE_URL", "/etc/credstore/relaydeck.database-url")]
 
     struct Account: Equatable {
         let uid: uid_t

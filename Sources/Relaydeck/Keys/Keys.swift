@@ -40,6 +40,8 @@ public final class Keys {
         let key = Key(id: Identifier.make("key_", millis: now, random: random), accountID: accountID, label: label,
                       prefix: secret.displayPrefix, last4: secret.last4, createdAt: now, scopes: scopes, counts: Key.Counts())
         try await store.writing(hub: hub) { db, turn in
+            // One writer of the account's keys at a time, so the cap holds on PostgreSQL too.
+            try await db.lockAccount(accountID)
             if try await db.count(SQL.countLive, .text(accountID)) >= Self.maxPerAccount {
                 throw Self.fullError
             }

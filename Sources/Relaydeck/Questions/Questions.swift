@@ -67,6 +67,8 @@ public final class Questions {
                     throw DomainError.notFound("Task not found.")
                 }
             }
+            // One writer of the key's questions at a time, so the cap holds on PostgreSQL too.
+            try await db.lockKey(keyID)
             let pending = try await db.count(SQL.countPending, .text(keyID))
             if pending >= Self.maxPendingPerKey {
                 throw Self.fullError

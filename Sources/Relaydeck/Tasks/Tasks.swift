@@ -143,7 +143,10 @@ public final class Tasks {
         return seq
     }
 
+    /// The key's counts, read for a cap: the key's row is this write's until its COMMIT
+    /// (`lockKey`), so two writers of the key cannot both pass the cap on PostgreSQL.
     static func counts(_ db: any StoreSession, keyID: String) async throws -> (open: Int, closed: Int) {
+        try await db.lockKey(keyID)
         guard let counts = try await db.firstRow(TaskSQL.counts, [.text(keyID)], { (try $0.int("open"), try $0.int("closed")) }) else {
             throw DomainError.notFound("Key not found.")
         }
