@@ -65,6 +65,9 @@ public final class Accounts {
     public func delete(_ id: String) async throws {
         let now = clock.wallMillis
         try await store.writing(hub: hub) { db, turn in
+            // It marks the account and its keys: their rows in the order every other writer
+            // takes them (PostgreSQL).
+            try await db.lockAccountWithKeys(id)
             guard try await db.run(SQL.markDeleted, .integer(now), .text(id)) == 1 else {
                 throw DomainError.notFound("Account not found.")
             }

@@ -14,6 +14,15 @@ extension StoreSession {
         try await run(OwnerLock.account, .text(accountID))
     }
 
+    /// Locks the rows of the account's keys (in the order of their IDs), then the account's:
+    /// for a write that changes both, in the order the others take them (key before account),
+    /// so that it never waits for one of them while that one waits for it.
+    public func lockAccountWithKeys(_ accountID: String) async throws {
+        guard dialect == .postgres else { return }
+        try await run(OwnerLock.keysOfAccount, .text(accountID))
+        try await run(OwnerLock.account, .text(accountID))
+    }
+
     /// Locks the key's row until the write ends (PostgreSQL); nothing in SQLite.
     public func lockKey(_ keyID: String) async throws {
         guard dialect == .postgres else { return }
@@ -25,4 +34,5 @@ extension StoreSession {
 enum OwnerLock {
     static let account = "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE"
     static let key = "SELECT 1 FROM keys WHERE id = $1 FOR UPDATE"
+    static let keysOfAccount = "SELECT 1 FROM keys WHERE account_id = $1 ORDER BY id FOR UPDATE"
 }
