@@ -81,4 +81,12 @@ import Testing
         #expect(cache.principal(for: [3]) == .account(accountID: "acc_3"))
         #expect(cache.principal(for: [1]) == nil)
     }
+
+    /// PostgreSQL's store: other nodes change credentials too, so none is kept.
+    @Test func aCacheOfNoCapacityKeepsNothing() {
+        let cache = CredentialCache(capacity: 0)
+        cache.remember(.account(accountID: "acc_1"), for: [1])
+        #expect(cache.count == 0)
+        #expect(cache.principal(for: [1]) == nil)
+    }
 }

@@ -19,8 +19,10 @@ import Relaydeck
 /// Not yet: the turn's group commit (each write is a transaction of its own) and a pool.
 /// Loop thread only; not Sendable.
 public final class PostgresSessionStore: SessionStore {
-    /// This node's cache of the credentials the gate found.
-    public let credentials = CredentialCache()
+    /// None kept: another node may delete a key, narrow its scopes or revoke a grant, and no
+    /// cache here would hear of it, so each request reads its credential (one indexed read),
+    /// and a change made on any node holds for the next request on every node.
+    public let credentials = CredentialCache(capacity: 0)
     public var quota = StorageQuota()
     let connector: PostgresConnector
     let loop: EventLoop

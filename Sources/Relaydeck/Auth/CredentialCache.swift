@@ -5,7 +5,8 @@
 /// next request reads the row as that write left it), a recorded key use updates its entry,
 /// and a COMMIT that fails forgets everything (what was read inside its transaction may be
 /// gone). Only known credentials are kept (a flood of wrong secrets adds nothing), and never
-/// the secret itself.
+/// the secret itself. With several nodes on one database a change need not go through this
+/// process, so PostgreSQL's store keeps none (capacity 0): each request reads its credential.
 public final class CredentialCache {
     public static let defaultCapacity = 10_000
 
@@ -23,6 +24,7 @@ public final class CredentialCache {
     }
 
     func remember(_ principal: Principal, for hash: [UInt8]) {
+        guard capacity > 0 else { return }
         // Rarely full (one entry per live credential in use): start over rather than track age.
         if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
         entries[hash] = principal
