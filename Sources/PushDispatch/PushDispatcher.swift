@@ -46,6 +46,21 @@ public final class PushDispatcher {
     /// How many pushes wait for APNs's answer.
     public var inFlight: Int { sending.count }
 
+    /// Starts sending: the jobs the process before this one left claimed go again (with
+    /// SQLite at once, `releaseLeftLeases`; with PostgreSQL when their lease ends), then a
+    /// drain.
+    public func start() {
+        schedule.run { [self] in
+            do {
+                try await outbox.releaseLeftLeases()
+            } catch {
+                Log.warn("could not give back the pushes the last run left claimed; they go when their lease ends",
+                         ["error": String(describing: error)])
+            }
+            kick()
+        }
+    }
+
     /// Drains soon: after the current event (a request and its answer) is handled.
     public func kick() {
         schedule.kick()

@@ -51,6 +51,21 @@ public final class WebPushDispatcher {
     /// How many pushes wait for their service's answer.
     public var inFlight: Int { sending.count }
 
+    /// Starts sending: the jobs the process before this one left claimed go again (with
+    /// SQLite at once, `releaseLeftLeases`; with PostgreSQL when their lease ends), then a
+    /// drain.
+    public func start() {
+        schedule.run { [self] in
+            do {
+                try await outbox.releaseLeftLeases()
+            } catch {
+                Log.warn("could not give back the Web Push messages the last run left claimed; they go when their lease ends",
+                         ["error": String(describing: error)])
+            }
+            kick()
+        }
+    }
+
     /// Drains soon: after the current event is handled.
     public func kick() {
         schedule.kick()

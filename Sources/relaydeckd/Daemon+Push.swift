@@ -50,7 +50,7 @@ struct PushWiring {
 
     /// Sends what a previous run left in the outbox.
     func start() {
-        dispatcher.kick()
+        dispatcher.start()
     }
 
     /// At the stop, before the store closes: nothing more is sent, and what was in flight
@@ -86,7 +86,7 @@ struct WebPushWiring {
         return WebPushWiring(dispatcher: dispatcher)
     }
 
-    func start() { dispatcher.kick() }
+    func start() { dispatcher.start() }
     func stop() { dispatcher.stop() }
 
     /// The VAPID key for the dispatcher, which signs on the loop's synchronous path: the key

@@ -152,6 +152,12 @@ public enum PostgresSchema {
         PostgresMigration(version: 15, name: "no index of closed tasks by key", statements: [
             "DROP INDEX tasks_closed",
         ]),
+        PostgresMigration(version: 16, name: "job leases", statements: [
+            "ALTER TABLE push_jobs ADD COLUMN leased_until BIGINT",
+            "ALTER TABLE web_push_jobs ADD COLUMN leased_until BIGINT",
+            "CREATE INDEX push_jobs_leased ON push_jobs(leased_until) WHERE leased_until IS NOT NULL",
+            "CREATE INDEX web_push_jobs_leased ON web_push_jobs(leased_until) WHERE leased_until IS NOT NULL",
+        ]),
     ]
 
     /// The rows a migration puts in a table of its own (`changes`' one row, migration 2): a

@@ -64,9 +64,9 @@ public final class Outbox {
     }
 
     /// Claims up to `limit` jobs that are due: each is leased to this dispatcher for
-    /// `leaseMillis` (its `due_at` moves to the lease's end, so no other drain, of this node
-    /// or another, takes it meanwhile), and comes back by itself if this node dies before it
-    /// is finished or retried. PostgreSQL skips the rows another node's claim holds (`FOR
+    /// `leaseMillis` (`leased_until`: no other drain, of this node or another, takes it
+    /// meanwhile), and comes back by itself if this node dies before it is finished or
+    /// retried. PostgreSQL skips the rows another node's claim holds (`FOR
     /// UPDATE SKIP LOCKED`); SQLite has one writer. Oldest first (by ID).
     public func claimDue(limit: Int) async throws -> [PushJob] {
         let now = clock.wallMillis
@@ -85,9 +85,18 @@ public final class Outbox {
     /// ends.
     public func release(_ ids: [Int64]) async throws {
         guard !ids.isEmpty else { return }
-        let now = clock.wallMillis
         try await store.writing { db in
-            for id in ids { try await db.run(OutboxSQL.release, .integer(now), .integer(id)) }
+            for id in ids { try await db.run(OutboxSQL.release, .integer(id)) }
+        }
+    }
+
+    /// At the start of a process of a SQLite store, the only one that store has: the leases
+    /// of the process before it (killed with jobs in flight) end now, and those jobs go at
+    /// once. With PostgreSQL another node may hold them: they wait for their lease's end.
+    public func releaseLeftLeases() async throws {
+        try await store.writing { db in
+            guard db.dialect == .sqlite else { return }
+            try await db.run(OutboxSQL.releaseAll)
         }
     }
 

@@ -8,19 +8,27 @@ enum OutboxSQL {
         INSERT INTO push_jobs (account_id, device_id, token_kind, task_id, environment, token, push_type, topic, \
         priority, collapse_id, expiration, payload, due_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
         """
-    /// $1 the lease's end, $2 now, $3 how many: the due jobs, oldest due first, leased. In
-    /// PostgreSQL the rows another node is claiming are passed over, not waited for.
+    /// $1 the lease's end, $2 now, $3 how many: the due jobs that no live lease holds, oldest
+    /// due first, leased. In PostgreSQL the rows another node is claiming are passed over,
+    /// not waited for.
     static func claimJobs(_ dialect: StoreDialect) -> String {
         """
-        UPDATE push_jobs SET due_at = $1 WHERE id IN (SELECT id FROM push_jobs WHERE due_at <= $2 \
-        ORDER BY due_at, id LIMIT $3\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(jobColumns)
+        UPDATE push_jobs SET leased_until = $1 WHERE id IN (SELECT id FROM push_jobs WHERE due_at <= $2 \
+        AND (leased_until IS NULL OR leased_until <= $2) ORDER BY due_at, id LIMIT $3\
+        \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(jobColumns)
         """
     }
-    static let release = "UPDATE push_jobs SET due_at = $1 WHERE id = $2"
+    static let release = "UPDATE push_jobs SET leased_until = NULL WHERE id = $1"
+    /// One process of a SQLite store at its start: every lease is a dead process's.
+    static let releaseAll = "UPDATE push_jobs SET leased_until = NULL WHERE leased_until IS NOT NULL"
     static let deleteJob = "DELETE FROM push_jobs WHERE id = $1"
-    static let retryJob = "UPDATE push_jobs SET attempts = attempts + 1, due_at = $1 WHERE id = $2"
+    static let retryJob = "UPDATE push_jobs SET attempts = attempts + 1, due_at = $1, leased_until = NULL WHERE id = $2"
     static let jobCount = "SELECT count(*) AS n FROM push_jobs"
-    static let nextJob = "SELECT min(due_at) AS at FROM push_jobs WHERE due_at > $1"
+    /// The next due time after $1, and the next end of a lease after it (the job comes back then).
+    static let nextJob = """
+        SELECT min(at) AS at FROM (SELECT min(due_at) AS at FROM push_jobs WHERE due_at > $1 \
+        UNION ALL SELECT min(leased_until) FROM push_jobs WHERE leased_until > $1) next
+        """
     static let deleteJobsOfAccount = "DELETE FROM push_jobs WHERE account_id = $1"
     static let deleteJobsOfDevice = "DELETE FROM push_jobs WHERE account_id = $1 AND device_id = $2"
     /// ?1 token, ?2 and ?3 the registration that keeps it.

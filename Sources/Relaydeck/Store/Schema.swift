@@ -531,6 +531,16 @@ public enum Schema {
         Migration(version: 15, name: "no index of closed tasks by key", sql: """
             DROP INDEX tasks_closed;
             """),
+        // Issue 25: a dispatcher claims the jobs it sends with a lease, so that several nodes
+        // on one database never send one job twice and a node that dies has its jobs sent by
+        // another once the lease ends (`Outbox.claimDue`). NULL: not claimed. Only leased
+        // jobs are in the index, so the next lease to end is found without a scan.
+        Migration(version: 16, name: "job leases", sql: """
+            ALTER TABLE push_jobs ADD COLUMN leased_until INTEGER;
+            ALTER TABLE web_push_jobs ADD COLUMN leased_until INTEGER;
+            CREATE INDEX push_jobs_leased ON push_jobs(leased_until) WHERE leased_until IS NOT NULL;
+            CREATE INDEX web_push_jobs_leased ON web_push_jobs(leased_until) WHERE leased_until IS NOT NULL;
+            """),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift

@@ -43,9 +43,18 @@ public final class WebPushOutbox {
     /// Jobs claimed and not sent (the dispatcher stops): due again now.
     public func release(_ ids: [Int64]) async throws {
         guard !ids.isEmpty else { return }
-        let now = clock.wallMillis
         try await store.writing { db in
-            for id in ids { try await db.run(SQL.release, .integer(now), .integer(id)) }
+            for id in ids { try await db.run(SQL.release, .integer(id)) }
+        }
+    }
+
+    /// At the start of a process of a SQLite store, the only one that store has: the leases
+    /// of the process before it (killed with jobs in flight) end now, and those jobs go at
+    /// once. With PostgreSQL another node may hold them: they wait for their lease's end.
+    public func releaseLeftLeases() async throws {
+        try await store.writing { db in
+            guard db.dialect == .sqlite else { return }
+            try await db.run(SQL.releaseAll)
         }
     }
 
@@ -95,14 +104,19 @@ public final class WebPushOutbox {
         /// $1 the lease's end, $2 now, $3 how many (`Outbox`'s claim).
         static func claimJobs(_ dialect: StoreDialect) -> String {
             """
-            UPDATE web_push_jobs SET due_at = $1 WHERE id IN (SELECT id FROM web_push_jobs WHERE due_at <= $2 \
-            ORDER BY due_at, id LIMIT $3\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(columns)
+            UPDATE web_push_jobs SET leased_until = $1 WHERE id IN (SELECT id FROM web_push_jobs WHERE due_at <= $2 \
+            AND (leased_until IS NULL OR leased_until <= $2) ORDER BY due_at, id LIMIT $3\
+            \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(columns)
             """
         }
-        static let release = "UPDATE web_push_jobs SET due_at = $1 WHERE id = $2"
-        static let nextJob = "SELECT min(due_at) AS at FROM web_push_jobs WHERE due_at > $1"
+        static let release = "UPDATE web_push_jobs SET leased_until = NULL WHERE id = $1"
+        static let releaseAll = "UPDATE web_push_jobs SET leased_until = NULL WHERE leased_until IS NOT NULL"
+        static let nextJob = """
+            SELECT min(at) AS at FROM (SELECT min(due_at) AS at FROM web_push_jobs WHERE due_at > $1 \
+            UNION ALL SELECT min(leased_until) FROM web_push_jobs WHERE leased_until > $1) next
+            """
         static let deleteJob = "DELETE FROM web_push_jobs WHERE id = $1"
-        static let retryJob = "UPDATE web_push_jobs SET attempts = attempts + 1, due_at = $1 WHERE id = $2"
+        static let retryJob = "UPDATE web_push_jobs SET attempts = attempts + 1, due_at = $1, leased_until = NULL WHERE id = $2"
         static let jobCount = "SELECT count(*) AS n FROM web_push_jobs"
         static let deleteJobsOfAccount = "DELETE FROM web_push_jobs WHERE account_id = $1"
         static let deleteJobsOfSubscription = "DELETE FROM web_push_jobs WHERE account_id = $1 AND subscription_id = $2"
