@@ -91,10 +91,11 @@ public final class Retention {
             """
         /// Each key's entries are in time order in the table's key: the walk over the keys
         /// (CROSS JOIN keeps that order; without statistics the planner would scan the whole
-        /// log) finds each one's expired entries at its start.
+        /// log) finds each one's expired entries at its start. The join's terms are in WHERE,
+        /// since PostgreSQL's CROSS JOIN takes no ON (SQLite's plan and program are the same).
         static let deleteActivity = """
             DELETE FROM activity WHERE (key_id, at, id) IN \
-            (SELECT a.key_id, a.at, a.id FROM keys k CROSS JOIN activity a ON a.key_id = k.id AND a.at < $1 LIMIT $2)
+            (SELECT a.key_id, a.at, a.id FROM keys k CROSS JOIN activity a WHERE a.key_id = k.id AND a.at < $1 LIMIT $2)
             """
         static let deleteMoves = """
             DELETE FROM task_moves WHERE (task_id, seq) IN (SELECT task_id, seq FROM task_moves WHERE at < $1 LIMIT $2)

@@ -7,16 +7,18 @@ enum TaskSQL {
         t.status_note, t.source, t.created_at, t.updated_at, t.completed_at, t.seen_at, t.host
         """
 
-    /// ?1 task, ?2 account, ?3 key or NULL for the whole account.
+    /// $1 task, $2 account, $3 key or NULL for the whole account. `CAST($3 AS TEXT) IS NULL`
+    /// reads the same in both dialects and gives PostgreSQL the parameter's type (with a bare
+    /// `$3 IS NULL` first it cannot tell it: `42P08`).
     static let get = """
         SELECT \(columns) FROM tasks t JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL \
-        WHERE t.id = $1 AND t.account_id = $2 AND ($3 IS NULL OR t.key_id = $3)
+        WHERE t.id = $1 AND t.account_id = $2 AND (CAST($3 AS TEXT) IS NULL OR t.key_id = $3)
         """
 
     /// `get`, and the change that last moved the task in the list order (`ListSnapshots`).
     static let getForChange = """
         SELECT \(columns), t.changed_seq FROM tasks t JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL \
-        WHERE t.id = $1 AND t.account_id = $2 AND ($3 IS NULL OR t.key_id = $3)
+        WHERE t.id = $1 AND t.account_id = $2 AND (CAST($3 AS TEXT) IS NULL OR t.key_id = $3)
         """
 
     /// `get` for an API key's own task: the gate has just found the key live (its credential
