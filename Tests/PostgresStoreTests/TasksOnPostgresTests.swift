@@ -122,15 +122,8 @@ import Testing
     }
 
     /// The person's task, change and deletion each leave an item in the key's inbox, in the
-    /// same write (`inbox.md#inbox-item`). A known issue on this branch: the item's write,
-    /// `InboxSQL.dropOldestUnread`, calls SQLite's scalar `max` (PostgreSQL's `42883`), which
-    /// is Inbox's SQL and made per dialect on its own branch (pg-inbox); once both are in,
-    /// this fails as "known issue was not recorded" and the wrapper goes.
+    /// same write (`inbox.md#inbox-item`).
     @Test func thePersonsTaskIsFromTheAppUnseenWithoutHostAndTellsTheKeysInboxOnPostgreSQL() throws {
-        withKnownIssue("InboxSQL.dropOldestUnread on PostgreSQL: 42883") { try personsTaskTellsTheKeysInbox() }
-    }
-
-    private func personsTaskTellsTheKeysInbox() throws {
         let test = try Domain()
         let keyID = test.keys[0].id
         let account = test.account.id
