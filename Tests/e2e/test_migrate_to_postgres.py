@@ -129,7 +129,7 @@ def test_a_store_filled_through_the_api_is_copied_whole(start_server, postgres, 
         f" tables from {server.env['DATABASE_PATH']} to postgres://rd_admin:(hidden)@127.0.0.1:{postgres.port}/{database}"
         "?sslmode=disable; every table's row count and checksum match\n"), done.stdout
     lines = done.stderr.splitlines()
-    assert lines[0] == "relaydeckd: migrate-to-postgres: applied 15 schema migrations (up to version 15)", lines
+    assert lines[0] == "relaydeckd: migrate-to-postgres: applied 16 schema migrations (up to version 16)", lines
     copied = dict(line.removeprefix("relaydeckd: migrate-to-postgres: copied ").rsplit(": ", 1) for line in lines[1:])
     counts = every_table_alike(postgres, database, server.env["DATABASE_PATH"])
     assert copied == {table: f"{rows} row" + ("" if rows == 1 else "s") for table, rows in counts.items()}, lines
@@ -249,7 +249,7 @@ def test_a_copy_killed_half_way_leaves_postgresql_without_a_copied_row(start_ser
     assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "15"
     done = migrate(tmp_path, "--from", store, "--to", postgres.url(database))
     assert done.returncode == 0, done
-    assert "relaydeckd: migrate-to-postgres: the database's schema is up to date (version 15)" in done.stderr
+    assert "relaydeckd: migrate-to-postgres: the database's schema is up to date (version 16)" in done.stderr
     assert postgres.psql(database, "SELECT count(*) FROM activity").strip() == str(activity_of(store))
 
 
