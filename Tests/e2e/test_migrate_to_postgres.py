@@ -138,7 +138,7 @@ def test_a_store_filled_through_the_api_is_copied_whole(start_server, postgres, 
                   "web_push_vapid", "changes"]:
         assert counts[table] > 0, (table, counts)
     assert counts["tasks"] == 3 and counts["keys"] == 3 and counts["accounts"] == 2
-    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "15"
+    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "16"
     # The quota's counts came over as they were, and the triggers count again.
     assert postgres.psql(database, "SELECT sum(text_bytes) FROM accounts").strip() == \
         str(sum(row[0] for row in sqlite_rows(server.env["DATABASE_PATH"], "accounts", ["text_bytes"])))
@@ -172,12 +172,12 @@ def test_the_refusals_say_why_with_exit_codes_and_never_the_password(start_serve
     older = tmp_path / "older.db"
     with sqlite3.connect(store) as source, sqlite3.connect(older) as copy:
         source.backup(copy)
-        copy.execute("PRAGMA user_version = 14")
+        copy.execute("PRAGMA user_version = 15")
     target = new_database(postgres)
     outdated = migrate(tmp_path, "--from", str(older), "--to", postgres.url(target))
     assert outdated.returncode == 1, outdated
-    assert outdated.stderr == (f"relaydeckd: migrate-to-postgres: {older}: the SQLite file is at schema version 14, this "
-                               "relaydeckd's is 15: start this relaydeckd on it once (with DATABASE_PATH set to it and "
+    assert outdated.stderr == (f"relaydeckd: migrate-to-postgres: {older}: the SQLite file is at schema version 15, this "
+                               "relaydeckd's is 16: start this relaydeckd on it once (with DATABASE_PATH set to it and "
                                "DATABASE_URL unset; it migrates the file at start), stop it, then copy again\n"), outdated
     assert postgres.psql(target, "SELECT to_regclass('schema_migrations') IS NULL").strip() == "t"
 
@@ -246,7 +246,7 @@ def test_a_copy_killed_half_way_leaves_postgresql_without_a_copied_row(start_ser
         assert postgres.psql(database, f"SELECT count(*) FROM {table}").strip() == expected, table
     assert postgres.psql(database, "SELECT seq FROM changes").strip() == "0"
     # The migrations committed before the copy began, and a second copy goes through.
-    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "15"
+    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "16"
     done = migrate(tmp_path, "--from", store, "--to", postgres.url(database))
     assert done.returncode == 0, done
     assert "relaydeckd: migrate-to-postgres: the database's schema is up to date (version 16)" in done.stderr
