@@ -18,9 +18,12 @@ final class APIContext {
     let attestVerifier: AppAttestVerifier?
     /// `overview.md#rate-limits`: messages in one hour from one sender (the account or a
     /// key), over `POST /v1/messages` and the MCP tool `send_message` alike.
-    var messageLimiter: RateLimiter
+    let messageLimiter: RateLimit
     /// `notify_user` calls in one hour for each key.
-    var notifyLimiter: RateLimiter
+    let notifyLimiter: RateLimit
+    /// With PostgreSQL, where the rate limits are counted (several nodes share them); nil
+    /// with SQLite, whose one process counts in memory.
+    let rateCells: RateCells?
     /// What every rate limit refused (`/metrics`).
     let limitRefusals = LimitRefusals()
     /// What a missing scope refused (`/metrics`).
@@ -52,8 +55,9 @@ final class APIContext {
         wakeups = Wakeups(loop: loop)
         activity = ActivityRecorder(log: services.activity, loop: loop)
         attestVerifier = configuration.appAttest?.makeVerifier()
-        messageLimiter = RateLimiter(.messages, configuration: configuration, refusals: limitRefusals)
-        notifyLimiter = RateLimiter(.notify, configuration: configuration, refusals: limitRefusals)
+        rateCells = services.sqlite == nil ? RateCells(store: services.store, clock: services.clock) : nil
+        messageLimiter = RateLimit(.messages, configuration: configuration, refusals: limitRefusals, cells: rateCells)
+        notifyLimiter = RateLimit(.notify, configuration: configuration, refusals: limitRefusals, cells: rateCells)
         wakeups.scopeRefused = { [scopeRefusals] scope, surface in scopeRefusals.refused(scope, surface: surface) }
         services.oauthGrants.onRevoked = { [weak wakeups] keyID, grantID in wakeups?.grantRevoked(keyID: keyID, grantID: grantID) }
     }

@@ -195,7 +195,7 @@ public final class APIHandler: HTTPHandler {
                 // only it changes the gate (a mutating call never spans an await).
                 let identified = try await Gate.identify(prepared.request, to: prepared.endpoint, record: &record,
                                                          context: context)
-                principal = try gate.limit(identified, prepared.endpoint)
+                principal = try await gate.limit(identified, prepared.endpoint)
             }
         } catch {
             return .respond(failure(error, &record, prepared))

@@ -8,18 +8,19 @@ import Relaydeck
 /// `429`: the request still counts toward the limit).
 struct Gate {
     private let context: APIContext
-    private var requestLimiter: RateLimiter
+    private let requestLimiter: RateLimit
 
     init(context: APIContext) {
         self.context = context
-        requestLimiter = RateLimiter(.requests, configuration: context.configuration, refusals: context.limitRefusals)
+        requestLimiter = context.rateLimit(.requests)
     }
 
     /// The principal of the request's credential for `endpoint`, its app code checked and its
     /// use recorded; the record gets the principal as soon as it is known, so a refusal after
     /// that is still someone's. It may await the store, so it is static: it touches no state
     /// of the gate, and requests waiting on the store at once never hold an access to it
-    /// across an await. `limit` follows, with no await.
+    /// across an await. `limit` follows (its count a `RateLimit`, a class: an await there holds
+    /// no access to the gate either).
     static func identify(_ request: HTTPRequest, to endpoint: Endpoint, record: inout RequestRecord,
                                  context: APIContext) async throws -> Principal {
         // A web session (the console's cookie) stands for its account, without the app code:
@@ -81,8 +82,8 @@ struct Gate {
 
     /// The rate limit, then the credential's type and scope (`403` before `429`: the request
     /// still counts).
-    mutating func limit(_ principal: Principal, _ endpoint: Endpoint) throws -> Principal {
-        let decision = requestLimiter.take(principal.credentialID, now: context.nowMicros)
+    func limit(_ principal: Principal, _ endpoint: Endpoint) async throws -> Principal {
+        let decision = await requestLimiter.take(principal.credentialID, now: context.nowMicros)
         if let refusal = endpoint.refusal(for: principal) { throw refusal }
         if let missing = endpoint.missingScope(for: principal) {
             context.scopeRefusals.refused(missing, surface: .rest)

@@ -38,7 +38,7 @@ extension MCPTools {
         try reader.check()
         guard let recipient, let text else { throw APIError.defect("checked arguments lost their to or text") }
         let use = invocation.use
-        try context.messageLimiter.admit(use.keyID, now: context.nowMicros)
+        try await context.messageLimiter.admit(use.keyID, now: context.nowMicros)
         let item = try await services.inbox.send(.key(use), to: .to(recipient), text: text, taskID: taskID)
         return .result(Self.written { item.write(to: &$0) }, summary: "Sent message \(item.id).")
     }

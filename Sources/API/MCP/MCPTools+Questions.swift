@@ -69,7 +69,7 @@ extension MCPTools {
         let taskID = reader.read("task_id", .string)
         try reader.check()
         if let taskID { _ = try await services.tasks.get(.key(invocation.use), taskID: taskID) }
-        try context.notifyLimiter.admit(invocation.use.keyID, now: context.nowMicros)
+        try await context.notifyLimiter.admit(invocation.use.keyID, now: context.nowMicros)
         var devices = 0
         if let title, let body {
             devices = try await services.hub.notifyUser(services.store, accountID: invocation.use.accountID,

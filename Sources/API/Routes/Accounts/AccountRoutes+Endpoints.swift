@@ -28,7 +28,7 @@ extension AccountRoutes {
             body.ignore("attestation")
         }
         try body.check()
-        try takeCreation(call.request)
+        try await takeCreation(call.request)
         let attestedKey = appAttestOn ? try attest(attestation, challengeRedeemed: challengeRedeemed) : nil
         let (account, token) = try await accounts.create(attestedKey: attestedKey)
         return Answers.created("account", account.write, secretKey: "token", token)
@@ -57,7 +57,7 @@ extension AccountRoutes {
     }
 
     /// Counts an account creation for the client's address.
-    private func takeCreation(_ request: HTTPRequest) throws(APIError) {
-        try creationLimiter.admit(context.client(of: request).text, now: context.nowMicros)
+    private func takeCreation(_ request: HTTPRequest) async throws(APIError) {
+        try await creationLimiter.admit(context.client(of: request).text, now: context.nowMicros)
     }
 }

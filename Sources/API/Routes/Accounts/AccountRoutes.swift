@@ -7,11 +7,11 @@ final class AccountRoutes: RouteGroup {
     let context: APIContext
     var accounts: Accounts { context.services.accounts }
     /// `POST /v1/accounts` for each client address (`RATE_LIMIT_ACCOUNTS_PER_HOUR`).
-    var creationLimiter: RateLimiter
+    let creationLimiter: RateLimit
 
     init(_ context: APIContext) {
         self.context = context
-        creationLimiter = RateLimiter(.accounts, configuration: context.configuration, refusals: context.limitRefusals)
+        creationLimiter = context.rateLimit(.accounts)
     }
 
     var routes: [Route] {

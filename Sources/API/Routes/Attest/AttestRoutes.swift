@@ -8,18 +8,18 @@ import Relaydeck
 final class AttestRoutes: RouteGroup {
     let context: APIContext
     /// Challenges for each client address (`RATE_LIMIT_CHALLENGES_PER_HOUR`, `overview.md#rate-limits`).
-    var challengeLimiter: RateLimiter
+    let challengeLimiter: RateLimit
 
     init(_ context: APIContext) {
         self.context = context
-        challengeLimiter = RateLimiter(.challenges, configuration: context.configuration, refusals: context.limitRefusals)
+        challengeLimiter = context.rateLimit(.challenges)
     }
 
     var routes: [Route] {
         [
             Route("/v1/attest/challenge", [
                 // Writes nothing to the store: it needs no write lock.
-                Endpoint(.post, writes: false, .anyone { [self] call in try challenge(call) }),
+                Endpoint(.post, writes: false, .anyone { [self] call in try await challenge(call) }),
             ]),
         ]
     }
@@ -28,10 +28,10 @@ final class AttestRoutes: RouteGroup {
     /// address's limit. A challenge serves only `POST /v1/accounts`: while account creation is
     /// closed it is of no use to anyone and would only let a stranger fill the book in memory,
     /// so the route answers the same `403` as account creation.
-    func challenge(_ call: Call) throws -> Outcome {
+    func challenge(_ call: Call) async throws -> Outcome {
         guard context.configuration.accountCreationOpen else { throw APIError.accountCreationClosed }
         try Gate.checkAppCode(call.request, context: context)
-        try challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
+        try await challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
         guard let challenge = context.challenges.issue(random: context.services.random,
                                                        nowMillis: context.services.clock.wallMillis) else {
             throw Limits.challengesFull

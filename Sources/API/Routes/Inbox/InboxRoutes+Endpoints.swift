@@ -34,7 +34,7 @@ extension InboxRoutes {
         let taskID = body.read("task_id", .string)
         try body.check()
         guard let recipient, let text else { throw APIError.defect("a checked body lost its recipient or text") }
-        try context.messageLimiter.admit(principal.credentialID, now: context.nowMicros)
+        try await context.messageLimiter.admit(principal.credentialID, now: context.nowMicros)
         let item = try await inbox.send(principal, to: principal.keyID == nil ? .keyID(recipient) : .to(recipient),
                                   text: text, taskID: taskID)
         return Answers.object(201, capacity: 300 + item.text.utf8.count) { item.write(to: &$0) }

@@ -11,7 +11,7 @@ extension OAuthRoutes {
         guard type == "application/json" else {
             throw OAuthError(400, "invalid_client_metadata", "The body must be application/json.")
         }
-        try registrations.admit(context.client(of: request).text, now: context.nowMicros)
+        try await registrations.admit(context.client(of: request).text, now: context.nowMicros)
         let registration = try ClientRegistration(request.body)
         let (client, secret) = try await context.services.oauthClients.register(
             name: registration.name, redirectURIs: registration.redirectURIs, authMethod: registration.authMethod)

@@ -10,11 +10,11 @@ import Relaydeck
 final class OAuthRoutes: RouteGroup {
     let context: APIContext
     /// RFC 7591 registrations per client address.
-    var registrations: RateLimiter
+    let registrations: RateLimit
 
     init(_ context: APIContext) {
         self.context = context
-        registrations = RateLimiter(.oauthRegistrations, configuration: context.configuration, refusals: context.limitRefusals)
+        registrations = context.rateLimit(.oauthRegistrations)
     }
 
     var routes: [Route] {

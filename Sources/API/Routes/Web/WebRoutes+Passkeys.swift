@@ -22,7 +22,7 @@ extension WebRoutes {
         let session = try await session(call)
         let rp = try origin(call)
         let existing = try await signIn.passkeys(accountID: session.accountID)
-        try countChallenge(call)
+        try await countChallenge(call)
         guard let challenge = challenges.issue(owner: session.accountID, random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw Limits.challengesFull
@@ -142,10 +142,10 @@ extension WebRoutes {
 
     /// `POST /web/passkeys/authentication-options`: `PublicKeyCredentialRequestOptionsJSON`
     /// for a discoverable passkey (no list of credentials: the browser offers the ones it has).
-    func authenticationOptions(_ call: Call) throws -> Outcome {
+    func authenticationOptions(_ call: Call) async throws -> Outcome {
         try OwnOrigin.screen(call.request.head, context.configuration)
         let rp = try origin(call)
-        try countChallenge(call)
+        try await countChallenge(call)
         guard let challenge = challenges.issue(owner: "", random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw Limits.challengesFull
@@ -178,7 +178,7 @@ extension WebRoutes {
         let credential = Self.credentialFields(call.body?["credential"], ["clientDataJSON", "authenticatorData", "signature", "userHandle"], &body)
         try body.check()
         guard let credential else { throw APIError.validation([FieldProblem("credential", "Required.")]) }
-        try countAttempt(call)
+        try await countAttempt(call)
         let clientData = credential["clientDataJSON"]!
         guard let challenge = try? WebAuthnVerifier.challenge(in: clientData),
               challenges.redeem(challenge, owner: "", nowMillis: context.services.clock.wallMillis),

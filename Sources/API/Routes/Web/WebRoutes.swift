@@ -12,14 +12,14 @@ final class WebRoutes: RouteGroup {
     var signIn: WebSignIn { context.services.webSignIn }
     let challenges = PasskeyChallenges()
     /// Sign-in attempts (a link, a token, a passkey) for each client address.
-    var attemptLimiter: RateLimiter
+    let attemptLimiter: RateLimit
     /// Passkey challenges for each client address (`Limits.Rate.webChallenges`).
-    var challengeLimiter: RateLimiter
+    let challengeLimiter: RateLimit
 
     init(_ context: APIContext) {
         self.context = context
-        attemptLimiter = RateLimiter(.webSignIn, configuration: context.configuration, refusals: context.limitRefusals)
-        challengeLimiter = RateLimiter(.webChallenges, configuration: context.configuration, refusals: context.limitRefusals)
+        attemptLimiter = context.rateLimit(.webSignIn)
+        challengeLimiter = context.rateLimit(.webChallenges)
     }
 
     var routes: [Route] {
@@ -43,7 +43,7 @@ final class WebRoutes: RouteGroup {
                 Endpoint(.post, body: true, .anyone { [self] call in try await register(call) }),
             ]),
             Route("/web/passkeys/authentication-options", [
-                Endpoint(.post, writes: false, .anyone { [self] call in try authenticationOptions(call) }),
+                Endpoint(.post, writes: false, .anyone { [self] call in try await authenticationOptions(call) }),
             ]),
             Route("/web/passkeys/authentication", [
                 Endpoint(.post, body: true, .anyone { [self] call in try await authenticate(call) }),
@@ -72,13 +72,13 @@ final class WebRoutes: RouteGroup {
     }
 
     /// One more sign-in attempt from the request's address; `429` past the limit.
-    func countAttempt(_ call: Call) throws(APIError) {
-        try attemptLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
+    func countAttempt(_ call: Call) async throws(APIError) {
+        try await attemptLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
     }
 
     /// One more passkey challenge for the request's address; `429` past the limit.
-    func countChallenge(_ call: Call) throws(APIError) {
-        try challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
+    func countChallenge(_ call: Call) async throws(APIError) {
+        try await challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
     }
 
     /// `201 {"session": ..., "account_id": ...}` with the cookie.
@@ -107,7 +107,7 @@ final class WebRoutes: RouteGroup {
             body.add("login_token", "Send login_token or account_token, one of them.")
         }
         try body.check()
-        try countAttempt(call)
+        try await countAttempt(call)
         if let loginToken {
             guard let accountID = try await signIn.redeemLoginToken(loginToken) else { throw APIError.unauthorized }
             return try await signedIn(accountID, call)

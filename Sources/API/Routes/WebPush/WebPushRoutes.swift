@@ -13,11 +13,11 @@ final class WebPushRoutes: RouteGroup {
     var subscriptions: WebPushSubscriptions { context.services.webPush }
 
     /// Test notifications: `Limits.Rate.webPushTests` for each account.
-    private var testLimiter: RateLimiter
+    private let testLimiter: RateLimit
 
     init(_ context: APIContext) {
         self.context = context
-        testLimiter = RateLimiter(.webPushTests, configuration: context.configuration, refusals: context.limitRefusals)
+        testLimiter = context.rateLimit(.webPushTests)
     }
 
     var routes: [Route] {
@@ -147,7 +147,7 @@ final class WebPushRoutes: RouteGroup {
     func test(_ call: inout Call, _ account: AccountCaller) async throws -> Outcome {
         let id = try call.path("subscription_id")
         _ = try await subscriptions.get(accountID: account.accountID, id: id)
-        try testLimiter.admit(account.accountID, now: context.nowMicros)
+        try await testLimiter.admit(account.accountID, now: context.nowMicros)
         try await context.services.webPushPlanner.test(context.services.store, accountID: account.accountID, subscriptionID: id)
         return Answers.object(202, capacity: 8) { writer in
             writer.beginObject()
