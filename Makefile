@@ -3,6 +3,8 @@
 #   make run     install what is missing, build, serve on LISTEN (default 127.0.0.1:8080)
 #   make test    install what is missing, unit tests, release build, end-to-end, browser and
 #                short torture tests
+#   make test-e2e-postgres  the end-to-end suite again with every server on PostgreSQL (a
+#                cluster of the run's own, Tests/e2e/store_mode.py); .ci/run runs it after `make test`
 #   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
 #   make bench   every benchmark row (bench/run.sh); never part of `make test`
 #   make bench-scale  only the rows of how cost grows (issue 20)
@@ -42,7 +44,7 @@ BROWSER_APT_PACKAGES := chromium
 # (Tests/TestSupport/PostgresCluster.swift): initdb and postgres, in a temporary folder.
 TEST_APT_PACKAGES := postgresql
 
-.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e browser-test torture-short torture package-test bench bench-scale clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e e2e-postgres test-e2e-postgres browser-test torture-short torture package-test bench bench-scale clean
 
 # The packaging scripts take the architecture as a parameter; the binary must be built on a
 # machine of that architecture (packaging/build-deb checks its ELF header).
@@ -92,6 +94,14 @@ unit-test:
 
 e2e:
 	$(VENV)/bin/python -m pytest Tests/e2e -q
+
+# The same suite with every server it starts serving from PostgreSQL (issue 25): one cluster of
+# the run's own from Debian's binaries (TEST_APT_PACKAGES), a database per store.
+e2e-postgres:
+	RELAYDECK_E2E_STORE=postgres $(VENV)/bin/python -m pytest Tests/e2e -q
+
+test-e2e-postgres: test-deps build
+	$(MAKE) e2e-postgres
 
 browser-test:
 	$(VENV)/bin/python -m pytest Tests/browser -q

@@ -7,10 +7,14 @@
 
 Every server is stopped with SIGTERM at teardown; it must exit 0, and its log must hold no
 secret that any client saw.
+
+With `RELAYDECK_E2E_STORE=postgres` every server serves from a database of its store in one
+PostgreSQL cluster of the session (store_mode.py), stopped and removed at the end.
 """
 
 import pytest
 
+import store_mode
 from http_clients import CurlClient, PythonClient
 from server_process import ServerProcess, binary_path
 
@@ -27,6 +31,16 @@ def built_binary():
     if not path.exists():
         pytest.exit(f"{path} does not exist: run `make build` (or set RELAYDECKD)", returncode=1)
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def store_databases():
+    """The session's PostgreSQL cluster in that mode (nothing in SQLite's)."""
+    if not store_mode.ON_POSTGRES:
+        yield None
+        return
+    yield store_mode.DATABASES.start()
+    store_mode.DATABASES.stop()
 
 
 @pytest.fixture(scope="module")

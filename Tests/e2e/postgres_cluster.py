@@ -2,6 +2,8 @@
 Debian's binaries from /usr/lib/postgresql/*/bin (`make test-deps` installs `postgresql`; no
 system service is used), `initdb` in a folder under /tmp, `postgres` on a free loopback port
 and a Unix socket in that folder, stopped (SIGINT, a fast shutdown) and removed at the end.
+`shut_down` and `restart` stop it and start it again on the same port with the same data, for
+a database that goes away under a running relaydeckd.
 
 Under root (CI) the server's programs run as the `postgres` user through `setpriv`, as initdb
 and postgres refuse root; the folder is that user's. `psql` runs as the caller over the socket,
@@ -55,14 +57,11 @@ class PostgresCluster:
         hba = self.directory / "pg_hba.conf"
         hba.write_text("local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n")
         self._give(hba)
-        settings = [f"listen_addresses=127.0.0.1", f"port={self.port}", f"unix_socket_directories={self.directory}",
-                    f"hba_file={hba}", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
-                    "max_connections=40", "shared_buffers=16MB", "log_min_messages=warning"]
+        self._settings = [f"listen_addresses=127.0.0.1", f"port={self.port}", f"unix_socket_directories={self.directory}",
+                          f"hba_file={hba}", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
+                          "max_connections=40", "shared_buffers=16MB", "log_min_messages=warning"]
         self._log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self._as_server([str(self.bin / "postgres"), "-D", str(self.data)]
-                                                        + [arg for s in settings for arg in ("-c", s)]),
-                                        stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
-        self._wait_until_ready()
+        self._start()
 
     # -- what tests use ---------------------------------------------------------------------
 
@@ -82,7 +81,8 @@ class PostgresCluster:
         assert done.returncode == 0, done
         return done.stdout
 
-    def stop(self) -> None:
+    def shut_down(self) -> None:
+        """Stops the server (a fast shutdown: its sessions end at once); the data stays."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
@@ -90,6 +90,14 @@ class PostgresCluster:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def restart(self) -> None:
+        """Starts the server again after `shut_down`: the same port, socket and data."""
+        assert self.process.poll() is not None, "the server still runs"
+        self._start()
+
+    def stop(self) -> None:
+        self.shut_down()
         self._log.close()
         shutil.rmtree(self.directory, ignore_errors=True)
 
@@ -116,6 +124,12 @@ class PostgresCluster:
         if not self._is_root():
             return command
         return ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--"] + command
+
+    def _start(self) -> None:
+        self.process = subprocess.Popen(self._as_server([str(self.bin / "postgres"), "-D", str(self.data)]
+                                                        + [arg for s in self._settings for arg in ("-c", s)]),
+                                        stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log)
+        self._wait_until_ready()
 
     def _run_as_server(self, arguments: list[str]) -> None:
         done = subprocess.run(self._as_server(arguments), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)

@@ -11,6 +11,9 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import store_mode
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +58,8 @@ def record_secrets(data: bytes | str) -> None:
 
 def base_environment(workdir: Path, overrides: dict[str, str] | None = None) -> dict[str, str]:
     """A clean environment: nothing of the caller's leaks in (no NOTIFY_SOCKET, LISTEN_FDS,
-    or a developer's RATE_LIMIT_*), only PATH and the test's own settings."""
+    or a developer's RATE_LIMIT_*), only PATH and the test's own settings; in the PostgreSQL
+    mode, `DATABASE_URL` of the store's database (store_mode.py)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "LISTEN": "127.0.0.1:0",
@@ -67,7 +71,16 @@ def base_environment(workdir: Path, overrides: dict[str, str] | None = None) -> 
             env.pop(name, None)
         else:
             env[name] = str(value)
+    store_mode.add_database_url(workdir, env, overrides or {})
     return env
+
+
+def database_password(env: dict[str, str]) -> str | None:
+    """The password in `DATABASE_URL` (a URL's form), which no log may show."""
+    url = env.get("DATABASE_URL")
+    if not url or "://" not in url:
+        return None
+    return urlsplit(url).password
 
 
 class ServerProcess:
@@ -181,6 +194,8 @@ class ServerProcess:
         assert not leaked, f"secrets in the log of {self.log_path.name}: {[s[:8] + '...' for s in leaked]}"
         shaped = SECRET_PATTERN.findall(raw)
         assert not shaped, f"something shaped like a secret in {self.log_path.name}: {shaped[0][:8]!r}..."
+        password = database_password(self.env)
+        assert not password or password.encode() not in raw, f"the database's password in the log of {self.log_path.name}"
 
     def teardown(self) -> None:
         """Stops the server if it still runs, asserts the exit code and the clean log."""
@@ -190,6 +205,14 @@ class ServerProcess:
         if self.expected_exit_code is not None:
             assert code == self.expected_exit_code, f"relaydeckd exited with {code}:\n{self.log()[-4000:]}"
         self.assert_no_secret_in_log()
+        self.assert_no_sqlite_file_beside_postgres()
+
+    def assert_no_sqlite_file_beside_postgres(self) -> None:
+        """A server given `DATABASE_URL` keeps nothing in the SQLite file of `DATABASE_PATH`."""
+        if "DATABASE_URL" not in self.env or self.env.get("DATABASE_PATH") == ":memory:":
+            return
+        path = Path(store_mode.store_path(self.workdir, self.env))
+        assert not path.exists(), f"{path.name} was made by a server that serves from PostgreSQL"
 
 
 def wait_until(predicate, timeout: float, interval: float = 0.05, message: str = "condition"):

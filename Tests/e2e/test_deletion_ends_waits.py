@@ -15,6 +15,7 @@ import pytest
 from api import UNAUTHORIZED, UNKNOWN_KEY_ID, assert_error, assert_rate_limited, create_account, create_key
 from mcp_support import MODERN, meta
 from raw_http import RawConnection, request_bytes
+import postgres_defects
 
 # The bound from the DELETE's answer to the waiting call's.
 BOUND = 0.100
@@ -132,6 +133,7 @@ def test_deleting_the_account_ends_the_waits_of_its_token_and_every_key(server, 
     strangers_wait.close()
 
 
+@postgres_defects.INBOX_TRIM
 def test_another_keys_deletion_or_a_failed_deletion_ends_nothing(server, py):
     token, key_id, secret = setup(py)
     other, _ = create_key(py, token, "Codex")

@@ -1,12 +1,12 @@
 """PUT/DELETE /v1/devices/{device_id} (rest-api.md#devices, rest-api.md#device)."""
 
-import sqlite3
 import time
 
 import pytest
 
 from api import UNAUTHORIZED, KEY_FORBIDDEN, assert_error, assert_json_content_type, assert_timestamp, \
     assert_validation, create_account, create_key
+from stored_rows import rows
 
 PHONE = "dev_3f2b8c1e-5a4d-4e6f-9b7a-1c2d3e4f5a6b"
 TABLET = "dev_00000000-0000-4000-8000-000000000001"
@@ -31,10 +31,8 @@ def put_device(client, token, device=PHONE, **fields):
 
 def stored_device(server, account_id, device):
     """The row as the store has it, read beside the running server."""
-    with sqlite3.connect(server.env["DATABASE_PATH"]) as db:
-        db.row_factory = sqlite3.Row
-        row = db.execute("SELECT * FROM devices WHERE account_id = ? AND id = ?", (account_id, device)).fetchone()
-        return dict(row) if row else None
+    found = rows(server.env, "SELECT * FROM devices WHERE account_id = ? AND id = ?", (account_id, device))
+    return found[0] if found else None
 
 
 def test_put_makes_the_device_and_repeats_its_fields(client):

@@ -4,11 +4,10 @@ The tasks routes are written on another branch: the tests put task rows into the
 beside the running server, and read the registrations from it.
 """
 
-import sqlite3
-
 import pytest
 
 from api import KEY_FORBIDDEN, assert_error, assert_validation, create_account, create_key
+from stored_rows import execute, rows
 from test_devices import HEX, BAD_ID, DEVICE_NOT_FOUND, PHONE, TABLET, put_device
 
 TASK_NOT_FOUND = ("not_found", "Task not found.")
@@ -16,17 +15,15 @@ PUSH = "e5f6" * 20
 
 
 def insert_task(server, task_id, account_id, key_id):
-    with sqlite3.connect(server.env["DATABASE_PATH"], timeout=10) as db:
-        db.execute(
+    execute(server.env,
             "INSERT INTO tasks (id, account_id, key_id, title, description, status, priority, notify, source, "
             "created_at, updated_at, created_seq, changed_seq) "
             "VALUES (?, ?, ?, 't', '', 'todo', 'medium', 0, 'agent', 1, 1, 1, 1)", (task_id, account_id, key_id))
 
 
 def registrations(server, task_id):
-    with sqlite3.connect(server.env["DATABASE_PATH"], timeout=10) as db:
-        return db.execute("SELECT device_id, push_token FROM live_activities WHERE task_id = ? ORDER BY device_id",
-                          (task_id,)).fetchall()
+    return [tuple(row.values()) for row in
+            rows(server.env, "SELECT device_id, push_token FROM live_activities WHERE task_id = ? ORDER BY device_id", (task_id,))]
 
 
 @pytest.fixture

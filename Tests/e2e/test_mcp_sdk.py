@@ -16,6 +16,7 @@ from mcp import Client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.types import Implementation  # noqa: E402
+import postgres_defects
 
 TOOLS = ["create_task", "list_tasks", "get_task", "update_task", "delete_task", "notify_user", "ask_user",
          "get_answer", "check_inbox", "send_message", "list_agents"]
@@ -85,6 +86,7 @@ async def every_tool(client: Client, other_label: str) -> dict:
 
 
 @pytest.mark.parametrize("mode,version", [("auto", "2026-07-28"), ("legacy", "2025-11-25")])
+@postgres_defects.INBOX_TRIM
 def test_the_official_sdk_uses_every_tool(server, mode, version):
     http = PythonClient(server.host, server.port)
     _, token = create_account(http)

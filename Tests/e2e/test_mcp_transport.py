@@ -7,6 +7,7 @@ import pytest
 
 from server_process import wait_until
 from mcp_support import LEGACY, MODERN, legacy, meta, modern, tool, validate
+import postgres_defects
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 
@@ -142,6 +143,7 @@ def test_initialize_negotiates_and_the_legacy_revision_serves(client, agent, ver
     validate(called["result"], "CallToolResult", version)
 
 
+@postgres_defects.INBOX_TRIM
 def test_a_tool_error_has_the_rest_code_and_the_inbox_line(client, agent):
     token, key, secret = agent
     assert client.call("POST", "/v1/messages", json={"key_id": key["id"], "text": "Stop."}, token=token).status == 201
@@ -166,6 +168,7 @@ def test_last_client_and_host_follow_the_request(client, agent):
     assert made["structuredContent"]["host"] is None
 
 
+@postgres_defects.INBOX_TRIM
 def test_check_inbox_waits_without_holding_the_server(client, agent, server):
     import threading
     import time

@@ -2,7 +2,8 @@
 MCP surfaces, the server stopped, the copy into a PostgreSQL of the test's own
 (postgres_cluster.py), and every table read back with psql and compared with the SQLite file;
 the refusals with their exit codes and messages (never the password); a copy killed with
-kill -9 half-way leaves PostgreSQL without a copied row."""
+kill -9 half-way leaves PostgreSQL without a copied row. The stores copied from are SQLite in
+either mode of the suite (store_mode.SQLITE_STORE)."""
 
 import json
 import os
@@ -18,6 +19,7 @@ from http_clients import PythonClient
 from mcp_support import tool
 from postgres_cluster import PASSWORD, PostgresCluster, binaries
 from server_process import base_environment, binary_path, record_secrets, wait_until
+from store_mode import SQLITE_STORE
 from test_devices import PHONE, put_device
 
 pytestmark = pytest.mark.skipif(binaries() is None, reason="needs Debian's postgresql package (make test-deps)")
@@ -41,7 +43,7 @@ def new_database(postgres, encoding="UTF8") -> str:
 
 def migrate(workdir, *arguments, env: dict | None = None) -> subprocess.CompletedProcess:
     done = subprocess.run([str(binary_path()), "migrate-to-postgres", *arguments],
-                          env=base_environment(workdir, env), capture_output=True, text=True, timeout=300)
+                          env=base_environment(workdir, {**SQLITE_STORE, **(env or {})}), capture_output=True, text=True, timeout=300)
     for stream in (done.stdout, done.stderr):
         assert PASSWORD not in stream, done
     return done
@@ -118,7 +120,7 @@ def every_table_alike(postgres, database: str, path) -> dict[str, int]:
 
 
 def test_a_store_filled_through_the_api_is_copied_whole(start_server, postgres, tmp_path):
-    server = start_server()
+    server = start_server(SQLITE_STORE)
     fill_through_the_api(server)
     assert server.stop() == 0
     database = new_database(postgres)
@@ -145,7 +147,7 @@ def test_a_store_filled_through_the_api_is_copied_whole(start_server, postgres, 
 
 
 def test_the_refusals_say_why_with_exit_codes_and_never_the_password(start_server, postgres, tmp_path):
-    server = start_server()
+    server = start_server(SQLITE_STORE)
     py = PythonClient(server.host, server.port)
     _, token = create_account(py)
     create_key(py, token, "Claude Code")
@@ -211,7 +213,7 @@ def test_usage_mistakes_exit_2(tmp_path):
 
 
 def test_a_copy_killed_half_way_leaves_postgresql_without_a_copied_row(start_server, postgres, tmp_path):
-    server = start_server()
+    server = start_server(SQLITE_STORE)
     py = PythonClient(server.host, server.port)
     _, token = create_account(py)
     key, _ = create_key(py, token, "Claude Code")
@@ -226,7 +228,7 @@ def test_a_copy_killed_half_way_leaves_postgresql_without_a_copied_row(start_ser
     stderr_path = tmp_path / "copy.stderr"
     with open(stderr_path, "wb") as stderr:
         process = subprocess.Popen([str(binary_path()), "migrate-to-postgres", "--from", store, "--to", postgres.url(database)],
-                                   env=base_environment(tmp_path), stdout=subprocess.PIPE, stderr=stderr)
+                                   env=base_environment(tmp_path, SQLITE_STORE), stdout=subprocess.PIPE, stderr=stderr)
     copying = (f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}' AND application_name = 'relaydeckd' "
                "AND xact_start IS NOT NULL")
     try:

@@ -13,6 +13,7 @@ import pytest
 from api import ACCOUNT_TOKEN, KEY_SECRET, create_account, create_key
 from http_clients import PythonClient
 from server_process import base_environment, binary_path, record_secrets
+from store_mode import sqlite_only
 
 
 def run(workdir, *arguments, env=None):
@@ -103,6 +104,7 @@ def test_a_wrong_use_prints_the_usage_on_stderr_and_exits_2(tmp_path):
         assert done.stderr.startswith("relaydeckd: " + start), (arguments, done)
 
 
+@sqlite_only("`backup` copies the SQLite file; on PostgreSQL it refuses (test_postgres_serving.py)")
 def test_a_backup_taken_while_serving_starts_a_second_server(start_server, tmp_path):
     server = start_server()
     py = PythonClient(server.host, server.port)

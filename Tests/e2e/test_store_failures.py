@@ -12,6 +12,7 @@ from api import STORE_UNAVAILABLE, assert_error, create_account
 from http_clients import CurlClient, PythonClient
 from raw_http import RawConnection, request_bytes
 from server_process import wait_until
+from store_mode import sqlite_only
 
 UNAVAILABLE_HEALTH = {"status": "unavailable", "store": "unavailable"}
 
@@ -22,6 +23,7 @@ def assert_store_unavailable(response):
 
 
 @pytest.mark.slow
+@sqlite_only("a DATABASE_PATH whose folder does not exist yet; PostgreSQL's outage is test_postgres_serving.py's")
 def test_database_in_a_missing_directory_then_created(start_server, tmp_path):
     directory = tmp_path / "not-yet"
     server = start_server({"DATABASE_PATH": str(directory / "relaydeck.db")})
@@ -68,6 +70,7 @@ print("released", flush=True)
 
 
 @pytest.mark.slow
+@sqlite_only("another process holding SQLite's write lock on the file")
 def test_write_lock_held_past_the_busy_timeout_gives_503_then_recovers(start_server, tmp_path):
     db = tmp_path / "locked.db"
     server = start_server({"DATABASE_PATH": str(db)})
@@ -97,6 +100,7 @@ def test_write_lock_held_past_the_busy_timeout_gives_503_then_recovers(start_ser
     assert py.call("GET", "/health").json == {"status": "ok", "store": "ok"}
 
 
+@sqlite_only("another process holding SQLite's write lock on the file")
 def test_a_write_waiting_for_the_lock_does_not_stop_reads(start_server, tmp_path):
     """The loop never sleeps in SQLite's busy handler: while another process holds the write
     lock, a write waits on a timer, and reads, /health and other clients go on at once."""
@@ -124,6 +128,7 @@ def test_a_write_waiting_for_the_lock_does_not_stop_reads(start_server, tmp_path
             locker.wait()
 
 
+@sqlite_only("another process holding SQLite's write lock on the file")
 def test_a_write_gets_the_lock_as_soon_as_it_is_released(start_server, tmp_path):
     db = tmp_path / "locked.db"
     server = start_server({"DATABASE_PATH": str(db)})
@@ -146,6 +151,7 @@ def test_a_write_gets_the_lock_as_soon_as_it_is_released(start_server, tmp_path)
 
 
 @pytest.mark.slow
+@sqlite_only("the disk filled under the server's own file (RLIMIT_FSIZE); on PostgreSQL the database server writes")
 def test_a_full_disk_gives_503_then_recovers(start_server, tmp_path):
     """The disk fills up: simulated with RLIMIT_FSIZE on the running server (prlimit), so every
     write that would grow a file fails with EFBIG (the server ignores SIGXFSZ). Raising the

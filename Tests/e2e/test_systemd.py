@@ -13,7 +13,7 @@ import pytest
 
 from http_clients import PythonClient
 from raw_http import RawConnection, request_bytes
-from server_process import PACKAGE_ROOT, binary_path, wait_until
+from server_process import PACKAGE_ROOT, base_environment, binary_path, wait_until
 
 pytestmark = pytest.mark.systemd
 
@@ -31,8 +31,11 @@ def test_socket_activation_serves_on_the_inherited_socket(start_server, tmp_path
     settings = {"LISTEN": f"unix:{tmp_path}/missing/dir/x.sock", "DATABASE_PATH": str(tmp_path / "activated.db"),
                 "LOG_LEVEL": "debug"}
     prefix = ["systemd-socket-activate", "-l", f"127.0.0.1:{port}"]
-    for name, value in settings.items():
-        prefix += ["-E", f"{name}={value}"]
+    # systemd-socket-activate hands on only what -E names: the whole environment of the test
+    # (with DATABASE_URL in the PostgreSQL mode), but PATH.
+    for name, value in base_environment(tmp_path, settings).items():
+        if name != "PATH":
+            prefix += ["-E", f"{name}={value}"]
     server = start_server(settings, wait_listening=False, argv_prefix=prefix, name="activated")
 
     def health():
