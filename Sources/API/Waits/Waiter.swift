@@ -19,6 +19,9 @@ final class Waiter {
     /// meanwhile is kept for when it ends, and nothing else answers until then.
     private var answering = false
     private var wokenMeanwhile = false
+    /// Its time is up and `expire` has been asked for (it reads the store); a second timeout
+    /// means the store did not answer in the room given.
+    private var timedOut = false
     /// Why it may no longer answer what its wait finds; whatever ends it answers this.
     private var revoked: Revocation?
 
@@ -38,7 +41,7 @@ final class Waiter {
         self.parked = parked
         self.ended = ended
         // The parked request drops these closures when it ends, which breaks the cycle.
-        parked.onTimeout = { [self] _ in start(wait.expiryOnlyWaited ? .onlyWaited : .answered, wait.expire) }
+        parked.onTimeout = { [self] parked in timeUp(parked) }
         parked.onCancel = { [self] _ in
             self.record.ending = .clientWentAway
             self.ended(self)
@@ -46,6 +49,27 @@ final class Waiter {
     }
 
     var isActive: Bool { parked.isActive }
+
+    /// The wait's time is up (or the server stops): `expire` answers, as a task that reads the
+    /// store, within `APIHandler.writeLockWait` more; a store that does not answer in that
+    /// time gets the call `503` (the failure's shape: a tool error for an MCP tool).
+    private func timeUp(_ parked: ParkedRequest) {
+        guard !timedOut else {
+            let failure = APIError.unavailable(retryAfter: Store.retryAfterSeconds)
+            record.note(failure)
+            let response = wait.failed(failure)
+            record.status = response.status
+            record.ending = .answered
+            parked.respond(response)
+            ended(self)
+            return
+        }
+        timedOut = true
+        parked.restartTimer(APIHandler.writeLockWait)
+        // A poll on its way is let end first; its end takes the expiry up.
+        guard !answering else { return }
+        start(wait.expiryOnlyWaited ? .onlyWaited : .answered, wait.expire)
+    }
 
     /// A wake-up: answers when `poll` has an answer.
     func poll() {
@@ -81,6 +105,8 @@ final class Waiter {
             guard parked.isActive else { return }
             if revoked != nil {
                 end()
+            } else if timedOut {
+                start(wait.expiryOnlyWaited ? .onlyWaited : .answered, wait.expire)
             } else if wokenMeanwhile {
                 wokenMeanwhile = false
                 poll()

@@ -9,7 +9,8 @@ public final class ParkedRequest {
     weak var owner: (any RequestAnswering)?
     private let loop: EventLoop
     private var timer: LoopTimer?
-    /// Called when the time is up, or when the server stops: it must call `respond`.
+    /// Called when the time is up, or when the server stops: it must call `respond`, or
+    /// `restartTimer` for an answer on its way (a store's read), which the new time bounds.
     public var onTimeout: ((ParkedRequest) -> Void)?
     /// Called when the client went away before an answer; `respond` is then pointless.
     public var onCancel: ((ParkedRequest) -> Void)?
@@ -42,8 +43,9 @@ public final class ParkedRequest {
     /// The time is up, or the server stops: the owner answers with what it has.
     func expire() {
         guard isActive else { return }
+        timer = nil
         onTimeout?(self)
-        if isActive {
+        if isActive && timer == nil {
             Log.error("a parked request was not answered when its time was up")
             respond(owner?.refusal(status: 500, reason: "parked request not answered") ?? HTTPResponse(status: 500))
         }

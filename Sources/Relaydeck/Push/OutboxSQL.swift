@@ -40,7 +40,7 @@ enum OutboxSQL {
     static let markWindow = """
         INSERT INTO push_windows (kind, account_id, subject, last_sent_at, due_at) VALUES ($1, $2, $3, NULL, $4) \
         ON CONFLICT (kind, account_id, subject) DO UPDATE SET \
-        due_at = coalesce(due_at, max($4, coalesce(last_sent_at + $5, 0)))
+        due_at = coalesce(due_at, CASE WHEN $4 > coalesce(last_sent_at + $5, 0) THEN $4 ELSE coalesce(last_sent_at + $5, 0) END)
         """
     /// $1 now, $2 how many; in PostgreSQL locked until the opening write commits, and passed
     /// over by another node's.
@@ -53,7 +53,9 @@ enum OutboxSQL {
     static let windowSent = "UPDATE push_windows SET last_sent_at = $1, due_at = NULL WHERE kind = $2 AND account_id = $3 AND subject = $4"
     /// Windows that ended with nothing waiting: their row says nothing any more. ?1 now,
     /// ?2 the longest window.
-    static let pruneWindows = "DELETE FROM push_windows WHERE due_at IS NULL AND last_sent_at < $1 - $2"
+    /// (`last_sent_at + $2`, not `$1 - $2`: PostgreSQL cannot tell the type of a difference
+    /// of two parameters.)
+    static let pruneWindows = "DELETE FROM push_windows WHERE due_at IS NULL AND last_sent_at + $2 < $1"
     static let nextWindow = "SELECT min(due_at) AS at FROM push_windows WHERE due_at IS NOT NULL"
     static let nextWindowAfter = "SELECT min(due_at) AS at FROM push_windows WHERE due_at > $1"
     static let deleteWindow = "DELETE FROM push_windows WHERE kind = $1 AND account_id = $2 AND subject = $3"
