@@ -9,15 +9,17 @@ import SQLite
 import Testing
 import TestSupport
 
-/// A test's loop, and databases of its own on the shared test cluster (`PostgresCluster`):
-/// each test makes new ones, so tests running at once never see each other's tables. Turns
-/// the loop until a result is in, 60 s at most (a bound against a hang, not a measure).
+/// A test's loop, and databases of its own on the shared test cluster (`PostgresCluster`), or
+/// on a cluster of the test's own when it stops the server: each test makes new ones, so
+/// tests running at once never see each other's tables. Turns the loop until a result is in,
+/// 60 s at most (a bound against a hang, not a measure).
 final class StoreTestDriver {
-    let cluster = PostgresCluster.shared
+    let cluster: PostgresCluster
     let loop: EventLoop
     private var connections: [PostgresConnection] = []
 
-    init() throws {
+    init(cluster: PostgresCluster = .shared) throws {
+        self.cluster = cluster
         // A written socket whose peer is gone must give EPIPE, not end the test process.
         signal(SIGPIPE, SIG_IGN)
         loop = try EventLoop()

@@ -15,8 +15,9 @@ import Glibc
 /// the `md5` method), `rd_plain` (the cleartext `password` method), `rd_trust` (`trust`);
 /// passwords in `PostgresCluster.passwords`. Over the Unix socket every role is trusted.
 public final class PostgresCluster: @unchecked Sendable {
-    // @unchecked: every property is set in `init` and never changed but `process`'s state,
-    // which only `stop` (the owner's, or the process's exit) touches.
+    // @unchecked: every property is set in `init` and never changed but `process` and
+    // `stopped`, which only `stop`, `beginStop` and `restart` (the owner's, or the process's
+    // exit) touch.
 
     public static let passwords = [
         "rd_admin": "admin-secret", "rd_scram": "scram-secret", "rd_md5": "md5-secret", "rd_plain": "plain-secret",
@@ -28,7 +29,9 @@ public final class PostgresCluster: @unchecked Sendable {
     /// The CA that signed the server's certificate (for `localhost`, `DNS:localhost` only).
     public let caFile: String
     public let logFile: String
-    private let process: ChildProcess
+    private let command: [String]
+    private let data: String
+    private var process: ChildProcess
     private var stopped = false
 
     /// One cluster for the tests that share it (each works in TEMP tables of its own
@@ -52,7 +55,7 @@ public final class PostgresCluster: @unchecked Sendable {
         port = freeLoopbackPort()
         caFile = directory + "/ca.pem"
         logFile = directory + "/postgres.log"
-        let data = directory + "/data"
+        data = directory + "/data"
         try PostgresTemplate.runAsServer(["cp", "-a", template.data, data], in: directory, log: directory + "/copy.log")
         try Self.makeCertificates(in: directory)
         try PostgresTemplate.runAsServer(["cp", template.hbaFile, directory + "/pg_hba.conf"], in: directory, log: directory + "/copy.log")
@@ -62,10 +65,9 @@ public final class PostgresCluster: @unchecked Sendable {
             "ssl_key_file=\(directory)/server-key.pem", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
             "max_connections=100", "shared_buffers=16MB", "log_min_messages=warning",
         ]
-        process = try ChildProcess(PostgresTemplate.asServer([template.bin + "/postgres", "-D", data] + settings.flatMap { ["-c", $0] },
-                                                             in: directory),
-                                   stdout: logFile, stderr: logFile)
-        try waitUntilReady(data)
+        command = PostgresTemplate.asServer([template.bin + "/postgres", "-D", data] + settings.flatMap { ["-c", $0] }, in: directory)
+        process = try ChildProcess(command, stdout: logFile, stderr: logFile)
+        try waitUntilReady()
     }
 
     deinit {
@@ -75,17 +77,34 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// A fast shutdown (SIGINT: sessions end with 57P01, then the server exits), waited for.
     public func stop() {
+        beginStop()
+        process.wait()
+    }
+
+    /// A fast shutdown begun and not waited for, as `pg_ctl stop -m fast` does it: clients
+    /// see the server go while it goes. `restart` or `stop` waits for its end.
+    public func beginStop() {
         guard !stopped else { return }
         stopped = true
         kill(process.pid, SIGINT)
-        process.wait()
+    }
+
+    /// The server started again on the same port, socket and data, once the last one has
+    /// exited (a failover's return); `waiting`: returns once it accepts connections, else at
+    /// once, so that clients meet it starting up. Its log is `logFile` with `.restarted` after
+    /// it, the first one's kept.
+    public func restart(waiting: Bool = true) throws(ChildProcessError) {
+        stop()
+        process = try ChildProcess(command, stdout: logFile + ".restarted", stderr: logFile + ".restarted")
+        stopped = false
+        if waiting { try waitUntilReady() }
     }
 
     /// The server's log so far, for a failed test's message.
     public var log: String { String(decoding: readFile(logFile), as: UTF8.self) }
 
     /// `postmaster.pid`'s eighth line says `ready` once the server accepts connections.
-    private func waitUntilReady(_ data: String) throws(ChildProcessError) {
+    private func waitUntilReady() throws(ChildProcessError) {
         for _ in 0..<1500 {
             let lines = String(decoding: readFile(data + "/postmaster.pid"), as: UTF8.self).split(separator: "\n")
             if lines.count >= 8 && lines[7].hasPrefix("ready") { return }
