@@ -130,8 +130,8 @@ public final class ChangeFeedListener {
 
     /// Pages until a page comes short and no notification came meanwhile.
     private func readAll(_ generation: Int) async {
-        guard let session else { return }
         defer { if generation == self.generation { reading = false } }
+        guard let session else { return }
         do {
             repeat {
                 readAgain = false
