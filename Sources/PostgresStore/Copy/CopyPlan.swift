@@ -49,12 +49,15 @@ struct CopyTable {
 /// its PostgreSQL text (the tests catch that first), or a file whose schema is not the
 /// migrations' own.
 enum CopyPlan {
-    /// PostgreSQL's own table of the migrations applied; not copied.
+    /// PostgreSQL's own table of the migrations applied; not copied, nor are the other tables
+    /// only PostgreSQL has (`PostgresSchema.postgresOnlyTables`: the change feed).
     static let historyTable = "schema_migrations"
 
     static func tables(sqlite: [SQLiteTable], postgres: [PostgresColumn]) -> Result<[CopyTable], StoreCopyError> {
         var byTable: [String: [PostgresColumn]] = [:]
-        for column in postgres where column.table != historyTable { byTable[column.table, default: []].append(column) }
+        for column in postgres where column.table != historyTable && !PostgresSchema.postgresOnlyTables.contains(column.table) {
+            byTable[column.table, default: []].append(column)
+        }
         var differences: [String] = []
         var plan: [CopyTable] = []
         for table in sqlite {
