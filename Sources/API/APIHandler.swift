@@ -303,8 +303,19 @@ public final class APIHandler: HTTPHandler {
 
     /// Writes the activity entries that wait for their batch now: at the stop, and in tests,
     /// which run no loop turn.
+    /// Ends every event stream (changes were missed: each client opens its stream again
+    /// and reads what is current, `events.md#reconnect`).
+    public func endEventStreams() {
+        context.eventStreams.endAll()
+    }
+
     public func flushActivity() {
         context.activity.flush()
+    }
+
+    /// The same, awaited (the server's stop, before the store closes).
+    public func flushedActivity() async {
+        await context.activity.flushed()
     }
 
     static func millisText(_ micros: Int64) -> String {

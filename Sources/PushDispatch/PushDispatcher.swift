@@ -146,18 +146,16 @@ public final class PushDispatcher {
 
     /// Stops for good (at the server's stop, before the store closes): no more drains, and
     /// the outbox keeps what was not sent or not answered, due again at once for the next
-    /// start (their leases given back; with SQLite before this returns).
-    public func stop() {
+    /// start (their leases given back before this returns).
+    public func stop() async {
         schedule.stop()
         let unanswered = Array(sending)
         guard !unanswered.isEmpty else { return }
-        schedule.run { [outbox] in
-            do {
-                try await outbox.release(unanswered)
-            } catch {
-                Log.warn("could not give back the pushes in flight; they go again when their lease ends",
-                         ["error": String(describing: error)])
-            }
+        do {
+            try await outbox.release(unanswered)
+        } catch {
+            Log.warn("could not give back the pushes in flight; they go again when their lease ends",
+                     ["error": String(describing: error)])
         }
     }
 }

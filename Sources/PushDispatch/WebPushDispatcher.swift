@@ -72,18 +72,16 @@ public final class WebPushDispatcher {
     }
 
     /// Stops for good: what is in flight stays in the outbox, due again at once for the next
-    /// start (its leases given back; with SQLite before this returns).
-    public func stop() {
+    /// start (its leases given back before this returns).
+    public func stop() async {
         schedule.stop()
         let unanswered = Array(sending)
         guard !unanswered.isEmpty else { return }
-        schedule.run { [outbox] in
-            do {
-                try await outbox.release(unanswered)
-            } catch {
-                Log.warn("could not give back the Web Push messages in flight; they go again when their lease ends",
-                         ["error": String(describing: error)])
-            }
+        do {
+            try await outbox.release(unanswered)
+        } catch {
+            Log.warn("could not give back the Web Push messages in flight; they go again when their lease ends",
+                     ["error": String(describing: error)])
         }
     }
 

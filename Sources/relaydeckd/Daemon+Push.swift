@@ -55,8 +55,8 @@ struct PushWiring {
 
     /// At the stop, before the store closes: nothing more is sent, and what was in flight
     /// stays in the outbox for the next start.
-    func stop() {
-        dispatcher.stop()
+    func stop() async {
+        await dispatcher.stop()
         client.shutdown()
     }
 }
@@ -87,7 +87,7 @@ struct WebPushWiring {
     }
 
     func start() { dispatcher.start() }
-    func stop() { dispatcher.stop() }
+    func stop() async { await dispatcher.stop() }
 
     /// The VAPID key for the dispatcher, which signs on the loop's synchronous path: the key
     /// read at the start (`Daemon.makeVAPIDKey`) or since, else read now on a task, which with

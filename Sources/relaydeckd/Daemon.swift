@@ -24,6 +24,8 @@ final class Daemon {
     private let server: HTTPServer
     private let api: APIHandler
     private let webPush: WebPushSubscriptions
+    /// Where committed changes are announced (the other nodes' too, with PostgreSQL).
+    private let hub: EventHub
     /// `METRICS_LISTEN`'s server; nil while off.
     private let metricsServer: HTTPServer?
     private let maintenance: Maintenance
@@ -67,6 +69,7 @@ final class Daemon {
         }
         let services = Services(store: store, clock: SystemClock.shared, random: SystemRandom())
         webPush = services.webPush
+        hub = services.hub
         var apiConfiguration = APIConfiguration()
         apiConfiguration.requestsPerMinute = config.rateLimitRequestsPerMinute
         apiConfiguration.accountsPerHour = config.rateLimitAccountsPerHour
@@ -145,6 +148,7 @@ final class Daemon {
             self.maintenance.kick()
             self.makeVAPIDKey()
         }
+        postgres?.startFeed(hub: hub) { [unowned self] in self.api.endEventStreams() }
         maintenance.kick()
         maintenance.startRetention()
         // What a previous run left in the outbox goes now.
@@ -282,13 +286,16 @@ final class Daemon {
         // A scrape in flight gets its answer; the metrics server holds up nothing else.
         metricsServer?.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) {}
         server.shutdown(timeout: .milliseconds(config.shutdownTimeoutMillis)) { [unowned self] in
-            // Pushes not answered yet stay in the outbox for the next start.
-            self.pushes?.stop()
-            self.webPushes.stop()
-            self.api.flushActivity()
-            self.sqlite?.close()
-            self.postgres?.stop()
-            self.loop.stop()
+            // Pushes not answered yet stay in the outbox for the next start, given back
+            // before the store closes (with PostgreSQL that awaits the database).
+            self.loop.startTask { [self] in
+                await pushes?.stop()
+                await webPushes.stop()
+                await api.flushedActivity()
+                sqlite?.close()
+                postgres?.stop()
+                loop.stop()
+            }
         }
     }
 }

@@ -5,14 +5,6 @@ import Relaydeck
 import Testing
 import TestSupport
 
-extension PostgresSchema {
-    /// The store's migrations with the change feed's after them, until `migrations` holds it
-    /// (`changeFeedMigration`'s comment says why it does not yet).
-    static var migrationsWithFeed: [PostgresMigration] {
-        migrations.contains { $0.name == changeFeedMigration.name } ? migrations : migrations + [changeFeedMigration]
-    }
-}
-
 /// A database of the test's own with the change feed's tables, sessions on it, and tasks run
 /// on the driver's loop.
 final class FeedHarness {
@@ -22,7 +14,7 @@ final class FeedHarness {
     init(cluster: PostgresCluster = .shared) throws {
         driver = try StoreTestDriver(cluster: cluster)
         database = try driver.createDatabase()
-        _ = try driver.migrate(try driver.open(database), PostgresSchema.migrationsWithFeed).get()
+        _ = try driver.migrate(try driver.open(database), PostgresSchema.migrations).get()
     }
 
     var loop: EventLoop { driver.loop }

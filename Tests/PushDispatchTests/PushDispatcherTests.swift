@@ -160,7 +160,7 @@ import Testing
         first.settle()
         #expect(first.sender.requests.count == 3)
         #expect(try await first.outbox.jobCount() == 3)
-        if stopping { first.dispatcher.stop() }
+        if stopping { await first.dispatcher.stop() }
         first.store.close()
         return agent.accountID
     }
@@ -226,7 +226,7 @@ import Testing
         push.sender.holding = true
         _ = try await push.task(agent)
         push.settle()
-        push.dispatcher.stop()
+        await push.dispatcher.stop()
         push.sender.release(.unreachable("the APNs client is shut down"))
         _ = try await push.task(agent, "After the stop")
         push.settle()

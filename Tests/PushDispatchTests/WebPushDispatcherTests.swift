@@ -278,7 +278,7 @@ final class WebPushHarness {
             web.sender.holding = true
             _ = try await web.push.ask(agent)
             web.push.settle()
-            web.dispatcher.stop()
+            await web.dispatcher.stop()
             web.sender.release(.answered(PushAnswer(status: 201, retryAfterSeconds: nil)))
             #expect(try await web.outbox.jobCount() == 1)
         }

@@ -13,11 +13,10 @@
 /// clock (the nodes' may differ). Rows older than the retention go (`ChangeFeed.prune`), always
 /// the lowest numbers first, so what is left is one run with no holes.
 extension PostgresSchema {
-    /// Not in `migrations` yet: that list is numbered as SQLite's (`Schema.migrations`), and
-    /// SQLite needs a migration 16 of its own with no SQL (as PostgreSQL's 7 is one with no
-    /// statements) before this one can join it. Until then, the tests that need the feed
-    /// apply it after the others (`PostgresSchema.migrations + [changeFeedMigration]`).
-    public static let changeFeedMigration = PostgresMigration(version: 16, name: "change feed", statements: [
+    /// Migration 17, what several nodes share: the change feed, and the cells of the rate
+    /// limits (`RateCells`), UNLOGGED (a count lost with a crash of the database is worth no
+    /// WAL record). SQLite's 17 has no SQL, as PostgreSQL's 7 has no statement.
+    static let severalNodesMigration = PostgresMigration(version: 17, name: "several nodes", statements: [
         """
         CREATE TABLE change_feed_head (
             id BIGINT PRIMARY KEY CHECK (id = 1),
@@ -34,9 +33,18 @@ extension PostgresSchema {
             at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
         )
         """,
+        """
+        CREATE UNLOGGED TABLE rate_cells (
+            name TEXT COLLATE "C" NOT NULL,
+            subject TEXT COLLATE "C" NOT NULL,
+            tat BIGINT NOT NULL,
+            PRIMARY KEY (name, subject)
+        )
+        """,
+        "CREATE INDEX rate_cells_by_time ON rate_cells(tat)",
     ])
 
     /// The tables only PostgreSQL has, which neither the schema's match with SQLite's nor the
     /// copy from a SQLite file (`CopyPlan`) looks for there.
-    public static let postgresOnlyTables: Set<String> = ["change_feed_head", "change_feed"]
+    public static let postgresOnlyTables: Set<String> = ["change_feed_head", "change_feed", "rate_cells"]
 }

@@ -10,7 +10,7 @@ import SQLite
 /// (`ChangeFeedListener`) and reads the rows after the last number it handled (`read`), so a
 /// notification lost with a connection costs nothing: the next read finds the rows.
 ///
-/// The tables are `PostgresSchema.changeFeedMigration`'s; their comment says why the numbers
+/// The tables are `PostgresSchema.severalNodesMigration`'s; their comment says why the numbers
 /// follow the commits. Statements only: the caller's session, transaction and errors.
 public enum ChangeFeed {
     /// The NOTIFY channel. The payload is the last number appended, in decimal: at most 20

@@ -43,7 +43,7 @@ public struct ChangeFeedPage {
             entries.append(ChangeFeedEntry(seq: seq, node: node, change: change))
         }
         self.entries = entries
-        // The numbers have no holes (`PostgresSchema.changeFeedMigration`): the first row after
+        // The numbers have no holes (`PostgresSchema.severalNodesMigration`): the first row after
         // `after` is `after + 1` unless rows were pruned.
         if let first = entries.first {
             missed = first.seq != after + 1

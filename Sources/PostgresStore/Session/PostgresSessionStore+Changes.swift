@@ -5,13 +5,20 @@ extension PostgresSessionStore {
     public func isHealthy() -> Bool { isAvailable }
 
     /// A write that records changes: planned through its session (their pushes are rows of
-    /// the same transaction) and published to `hub` once its COMMIT succeeded, in the order
-    /// recorded; nothing is published when it rolls back.
+    /// the same transaction), written to the change feed for the other nodes, and published
+    /// to `hub` once its COMMIT succeeded, in the order recorded; nothing is published or fed
+    /// when it rolls back.
     @discardableResult
     public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
         let kept = KeptChanges()
         let result = try await writing { session in
-            try await body(session, ChangeRecorder(session: session, hub: hub, keeper: kept, depth: 0))
+            let value = try await body(session, ChangeRecorder(session: session, hub: hub, keeper: kept, depth: 0))
+            // For the other nodes, in the order of the commits (`ChangeFeed.append` holds the
+            // feed's head from here to the COMMIT).
+            if let feedNode, !kept.changes.isEmpty {
+                try await ChangeFeed.append(kept.changes, node: feedNode, in: session)
+            }
+            return value
         }
         kept.publish()
         return result

@@ -24,6 +24,9 @@ public final class PostgresSessionStore: SessionStore {
     /// and a change made on any node holds for the next request on every node.
     public let credentials = CredentialCache(capacity: 0)
     public var quota = StorageQuota()
+    /// This node's name in the change feed (`ChangeFeed`): set, each write that records
+    /// changes appends them there, the last statement before its COMMIT, for the other nodes.
+    public var feedNode: String?
     let connector: PostgresConnector
     let loop: EventLoop
     var reconnection: Reconnection

@@ -49,9 +49,10 @@ public final class RateCells {
     /// PostgreSQL's only (the table is not in SQLite).
     enum SQL {
         /// $1 limit, $2 subject, $3 now, $4 interval, $5 tolerance: the cell moves by one
-        /// interval when the request fits, and the row comes back; else no row.
+        /// interval when the request fits, and the row comes back; else no row. (Typed: a
+        /// sum of two parameters has no type PostgreSQL can tell.)
         static let take = """
-            INSERT INTO rate_cells AS c (name, subject, tat) VALUES ($1, $2, $3 + $4) \
+            INSERT INTO rate_cells AS c (name, subject, tat) VALUES ($1, $2, $3::bigint + $4::bigint) \
             ON CONFLICT (name, subject) DO UPDATE SET tat = greatest(c.tat, $3) + $4 \
             WHERE greatest(c.tat, $3) - $3 <= $5 RETURNING c.tat AS tat
             """

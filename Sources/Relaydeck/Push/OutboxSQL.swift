@@ -53,9 +53,9 @@ enum OutboxSQL {
     static let windowSent = "UPDATE push_windows SET last_sent_at = $1, due_at = NULL WHERE kind = $2 AND account_id = $3 AND subject = $4"
     /// Windows that ended with nothing waiting: their row says nothing any more. ?1 now,
     /// ?2 the longest window.
-    /// (`last_sent_at + $2`, not `$1 - $2`: PostgreSQL cannot tell the type of a difference
-    /// of two parameters.)
-    static let pruneWindows = "DELETE FROM push_windows WHERE due_at IS NULL AND last_sent_at + $2 < $1"
+    /// (`CAST`: PostgreSQL cannot tell the type of a difference of two parameters; the column
+    /// alone on its side keeps SQLite on the index of idle windows.)
+    static let pruneWindows = "DELETE FROM push_windows WHERE due_at IS NULL AND last_sent_at < CAST($1 AS BIGINT) - $2"
     static let nextWindow = "SELECT min(due_at) AS at FROM push_windows WHERE due_at IS NOT NULL"
     static let nextWindowAfter = "SELECT min(due_at) AS at FROM push_windows WHERE due_at > $1"
     static let deleteWindow = "DELETE FROM push_windows WHERE kind = $1 AND account_id = $2 AND subject = $3"

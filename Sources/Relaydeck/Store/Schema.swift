@@ -541,6 +541,11 @@ public enum Schema {
             CREATE INDEX push_jobs_leased ON push_jobs(leased_until) WHERE leased_until IS NOT NULL;
             CREATE INDEX web_push_jobs_leased ON web_push_jobs(leased_until) WHERE leased_until IS NOT NULL;
             """),
+        // Issue 25: what several nodes on one PostgreSQL share, the change feed between them
+        // and the rate limits' cells (`PostgresSchema.severalNodesMigration`). One SQLite file
+        // is one process, which needs neither: the number is kept so that both schemas count
+        // their migrations alike.
+        Migration(version: 17, name: "several nodes", sql: ""),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift

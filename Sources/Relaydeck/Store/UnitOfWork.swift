@@ -162,6 +162,9 @@ public protocol ChangeKeeping: AnyObject {
 public final class KeptChanges: ChangeKeeping {
     private var kept: [(change: Change, hub: EventHub)] = []
 
+    /// The changes kept so far, in the order recorded.
+    public var changes: [Change] { kept.map(\.change) }
+
     public init() {}
 
     public func keep(_ changes: [Change], for hub: EventHub, depth: Int) {
