@@ -92,13 +92,17 @@ extension APIHandler {
             let hold = PendingHold(handler: self, prepared: prepared, record: record, parked: parked, expired: pending.expired)
             pending.start { rest in hold.resume(rest) }
         case .stream(let opening):
-            guard case .responder(let responder) = channel else {
-                // A stream endpoint takes no write lock, so it is never answered late.
-                deliver(.respond(failure(APIError.defect("a stream after a wait for the write lock"), &record)),
-                        to: channel, record: record)
-                return
+            let stream: EventStream
+            switch channel {
+            case .responder(let responder):
+                stream = responder.openEventStream(pingInterval: opening.pingInterval, headers: opening.headers)
+            case .parked(let parked):
+                // Its task waited for the store (PostgreSQL's), so the request was parked.
+                guard let opened = parked.openEventStream(pingInterval: opening.pingInterval, headers: opening.headers) else {
+                    return
+                }
+                stream = opened
             }
-            let stream = responder.openEventStream(pingInterval: opening.pingInterval, headers: opening.headers)
             record.status = 200
             stream.onClose = { [weak self] closed in
                 opening.closed?(closed)

@@ -133,7 +133,6 @@ def test_deleting_the_account_ends_the_waits_of_its_token_and_every_key(server, 
     strangers_wait.close()
 
 
-@postgres_defects.INBOX_TRIM
 def test_another_keys_deletion_or_a_failed_deletion_ends_nothing(server, py):
     token, key_id, secret = setup(py)
     other, _ = create_key(py, token, "Codex")

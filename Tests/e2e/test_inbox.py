@@ -38,7 +38,6 @@ def send(client, text: str, token: str | None = None, secret: str | None = None,
     return client.call("POST", "/v1/messages", json={"text": text, **fields}, token=token, api_key=secret)
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_persons_task_changes_reach_the_inbox_with_their_exact_lines(client, agent):
     token, key, secret = agent
     task = create_task(client, token=token, key_id=key["id"], title="Fix the login loop")
@@ -67,7 +66,6 @@ def test_the_agents_own_changes_add_nothing(client, agent):
     assert inbox(client, secret) == {"items": [], "unread": 0}
 
 
-@postgres_defects.INBOX_TRIM
 def test_an_item_gives_the_task_its_seen_at_without_moving_it(client, agent):
     token, key, secret = agent
     task = create_task(client, token=token, key_id=key["id"])
@@ -81,7 +79,6 @@ def test_an_item_gives_the_task_its_seen_at_without_moving_it(client, agent):
     assert client.call("GET", f"/v1/tasks/{task['id']}", token=token).json["seen_at"] == seen["seen_at"]
 
 
-@postgres_defects.INBOX_TRIM
 def test_limit_mark_read_and_unread(client, agent):
     token, key, secret = agent
     for text in ("a", "b", "c"):
@@ -97,7 +94,6 @@ def test_limit_mark_read_and_unread(client, agent):
     assert all(i["read_at"] is not None for i in response.json["items"])
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_person_and_another_agent_send_messages(client, agent):
     token, key, secret = agent
     other, other_secret = create_key(client, token, "Cursor")
@@ -130,7 +126,6 @@ def test_unknown_ambiguous_or_own_recipients_are_404(client, agent):
         assert_error(send(client, "hi", token=token, key_id=key_id), 404, KEY_NOT_FOUND)
 
 
-@postgres_defects.TASK_BY_ID
 def test_a_message_names_only_a_task_the_sender_can_read(client, agent):
     token, key, secret = agent
     other, other_secret = create_key(client, token, "Cursor")
@@ -186,7 +181,6 @@ def test_agents_lists_the_keys_of_the_account_newest_first(client, agent):
     assert_timestamp(agents[1]["last_used_at"], near=time.time())
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_sixty_first_message_in_an_hour_is_429(py):
     _, token = create_account(py)
     key, secret = create_key(py, token)
@@ -197,7 +191,6 @@ def test_the_sixty_first_message_in_an_hour_is_429(py):
     assert send(py, "mine", secret=other_secret, to=key["id"]).status == 201
 
 
-@postgres_defects.INBOX_TRIM
 def test_a_waiting_read_returns_as_soon_as_a_message_comes(server):
     client = PythonClient(server.host, server.port)
     _, token = create_account(client)
@@ -219,7 +212,6 @@ def test_a_waiting_read_returns_as_soon_as_a_message_comes(server):
     assert 0.3 <= result["seconds"] < 2, result
 
 
-@postgres_defects.INBOX_TRIM
 def test_of_several_waiters_that_mark_read_one_gets_the_item(server):
     client = PythonClient(server.host, server.port)
     _, token = create_account(client)
@@ -248,7 +240,6 @@ def test_a_waiting_read_with_nothing_new_ends_empty(client, agent):
     assert time.monotonic() - started >= 0.9
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_two_hundred_and_first_unread_item_pushes_out_the_oldest(server):
     client = PythonClient(server.host, server.port)
     _, token = create_account(client)

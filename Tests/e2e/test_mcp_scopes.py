@@ -95,7 +95,6 @@ def test_the_resources_need_tasks_read(client):
     assert made["id"] in read["contents"][0]["text"]
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_inbox_line_is_left_out_for_a_key_that_may_not_read_its_inbox(client):
     _, token = create_account(client)
     key_id, secret = key_with(client, token, ["tasks:read", "inbox"])

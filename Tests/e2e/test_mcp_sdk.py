@@ -86,7 +86,6 @@ async def every_tool(client: Client, other_label: str) -> dict:
 
 
 @pytest.mark.parametrize("mode,version", [("auto", "2026-07-28"), ("legacy", "2025-11-25")])
-@postgres_defects.INBOX_TRIM
 def test_the_official_sdk_uses_every_tool(server, mode, version):
     http = PythonClient(server.host, server.port)
     _, token = create_account(http)

@@ -143,7 +143,6 @@ def test_initialize_negotiates_and_the_legacy_revision_serves(client, agent, ver
     validate(called["result"], "CallToolResult", version)
 
 
-@postgres_defects.INBOX_TRIM
 def test_a_tool_error_has_the_rest_code_and_the_inbox_line(client, agent):
     token, key, secret = agent
     assert client.call("POST", "/v1/messages", json={"key_id": key["id"], "text": "Stop."}, token=token).status == 201
@@ -168,7 +167,6 @@ def test_last_client_and_host_follow_the_request(client, agent):
     assert made["structuredContent"]["host"] is None
 
 
-@postgres_defects.INBOX_TRIM
 def test_check_inbox_waits_without_holding_the_server(client, agent, server):
     import threading
     import time

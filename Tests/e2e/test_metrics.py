@@ -228,7 +228,6 @@ def pushes(samples) -> dict:
     return found
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_pushes_are_counted_by_kind_and_outcome_and_a_410_by_its_reason(start_server, apns):
     server, client = start_with_push(start_server, apns)
     assert pushes(scrape(client)[1]) == {}
@@ -250,7 +249,6 @@ def test_pushes_are_counted_by_kind_and_outcome_and_a_410_by_its_reason(start_se
         assert secret_text not in text, secret_text
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_an_unknown_reason_is_other_and_no_answer_is_unreachable(start_server, apns):
     server, client = start_with_push(start_server, apns)
     _, token = create_account(client)

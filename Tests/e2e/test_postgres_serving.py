@@ -194,8 +194,6 @@ def test_backup_refuses_a_store_on_postgresql_and_makes_no_file(postgres, databa
     assert not (tmp_path / "copy.db").exists() and not (tmp_path / "relaydeck.db").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="server defect: a clean stop (SIGTERM) logs the store's own stop as an outage, "
-                                       "'the database is unavailable; answering 503 and connecting again'")
 def test_a_clean_stop_says_no_outage(start_server, postgres, database):
     server = start_server({"DATABASE_URL": postgres.url(database)})
     assert health(PythonClient(server.host, server.port)).json == HEALTHY

@@ -74,7 +74,6 @@ def push_type(mock, kind):
     return [request for request in mock.requests if request.headers.get("apns-push-type") == kind]
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_an_agents_task_is_a_visible_notification_and_its_progress_ticks_are_silent(deck, mock):
     server, client, _, token, key, secret = deck
     task = create_task(client, secret=secret, title="Add dark mode support", priority="urgent")
@@ -107,7 +106,6 @@ def test_an_agents_task_is_a_visible_notification_and_its_progress_ticks_are_sil
     assert by_app.json["event"] == "task.updated"
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_task_with_notify_false_is_silent_and_its_deletion_too(deck, mock):
     _, client, _, _, key, secret = deck
     task = create_task(client, secret=secret, title="Quiet", notify=False)
@@ -119,7 +117,6 @@ def test_a_task_with_notify_false_is_silent_and_its_deletion_too(deck, mock):
                             "key_id": key["id"]}
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_question_is_time_sensitive_until_it_expires_and_its_answer_is_silent(deck, mock):
     _, client, _, token, key, secret = deck
     response = client.call("POST", "/v1/questions", json={"prompt": "Deploy to production now?", "expires_in": 600},
@@ -145,7 +142,6 @@ def test_a_question_is_time_sensitive_until_it_expires_and_its_answer_is_silent(
                              "question_id": question["id"], "key_id": key["id"]}
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_notify_user_reports_the_devices_and_sends_to_each_with_its_topic(deck, mock):
     _, client, _, token, key, secret = deck
     assert put_device(client, token, TABLET, platform="watchos", apns_token=WATCH_APNS).status == 200
@@ -165,7 +161,6 @@ def test_notify_user_reports_the_devices_and_sends_to_each_with_its_topic(deck, 
         "event": "message", "key_id": key["id"], "task_id": task["id"]}
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_notify_user_without_a_device_token_sends_nothing(push_server, mock):
     server = push_server()
     client = PythonClient(server.host, server.port)
@@ -178,7 +173,6 @@ def test_notify_user_without_a_device_token_sends_nothing(push_server, mock):
     assert mock.requests == []
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_live_activity_start_update_and_end(deck, mock):
     server, client, _, token, key, secret = deck
     assert put_device(client, token, PHONE, push_to_start_token=START).status == 200
@@ -233,7 +227,6 @@ def test_live_activity_start_update_and_end(deck, mock):
     assert value(server.env, "SELECT count(*) FROM live_activities") == 0
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_live_activity_updates_are_at_most_one_in_five_seconds_with_the_last_state(deck, mock):
     _, client, _, token, _, secret = deck
     task = create_task(client, secret=secret, title="Ticks", status="in_progress", notify=False)
@@ -258,7 +251,6 @@ def test_live_activity_updates_are_at_most_one_in_five_seconds_with_the_last_sta
     assert len(requests_for(mock, ACTIVITY)) == 2
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_widget_reloads_are_at_most_one_in_fifteen_seconds_with_a_trailing_one(deck, mock):
     _, client, _, token, _, secret = deck
     assert put_device(client, token, PHONE, widget_push_token=WIDGET).status == 200
@@ -279,7 +271,6 @@ def test_widget_reloads_are_at_most_one_in_fifteen_seconds_with_a_trailing_one(d
     assert len(requests_for(mock, WIDGET)) == 2
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_refused_token_is_removed_from_the_device(deck, mock):
     server, client, account, token, _, secret = deck
     assert put_device(client, token, PHONE, apns_token=APNS, widget_push_token=WIDGET).status == 200
@@ -296,7 +287,6 @@ def test_a_refused_token_is_removed_from_the_device(deck, mock):
     assert APNS not in server.log() and WIDGET not in server.log()
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_push_refused_with_503_is_sent_again(deck, mock):
     _, client, _, _, _, secret = deck
     mock.fail_next(503, count=2)
@@ -307,7 +297,6 @@ def test_a_push_refused_with_503_is_sent_again(deck, mock):
     assert [r.status for r in mock.requests][:2] == [503, 503]
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_restart_delivers_the_pushes_that_were_pending(deck, mock, push_server, tmp_path):
     server, client, _, _, _, secret = deck
     mock.fail_next(503, count=None)
@@ -325,7 +314,6 @@ def test_a_restart_delivers_the_pushes_that_were_pending(deck, mock, push_server
                message="the outbox is empty")
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_mcp_tools_push_like_the_rest_routes(deck, mock):
     _, client, _, _, key, secret = deck
     created = tool(client, secret, "create_task", {"title": "Through MCP"})
@@ -348,7 +336,6 @@ def test_mcp_tools_push_like_the_rest_routes(deck, mock):
                                 "question_id": question["id"], "key_id": key["id"]}
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_refused_activity_token_removes_the_registration_and_a_deleted_key_ends_the_activity(deck, mock):
     server, client, _, token, key, secret = deck
     first = create_task(client, secret=secret, title="First", status="in_progress", notify=False)
@@ -373,7 +360,6 @@ def test_a_refused_activity_token_removes_the_registration_and_a_deleted_key_end
     assert registered() == []
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_push_answered_429_is_retried_and_a_sandbox_device_is_served(deck, mock):
     _, client, _, token, _, secret = deck
     assert put_device(client, token, PHONE, apns_token=APNS, apns_environment="sandbox").status == 200
@@ -384,7 +370,6 @@ def test_a_push_answered_429_is_retried_and_a_sandbox_device_is_served(deck, moc
     assert mock.requests[1].json["task_id"] == task["id"]
 
 
-@postgres_defects.PUSH_WINDOWS
 def test_a_watch_without_a_watch_bundle_id_gets_nothing_but_counts(mock, start_server, tmp_path):
     server = start_server({
         "APNS_TEAM_ID": mock.team_id, "APNS_KEY_ID": mock.key_id, "APNS_PRIVATE_KEY_FILE": mock.private_key_file,

@@ -27,7 +27,6 @@ def ask(client, secret, **body):
     return response.json
 
 
-@postgres_defects.QUESTION_LIST
 def test_a_question_is_asked_answered_and_listed(client):
     token, secret = setup(client)
     question = ask(client, secret, kind="choice", options=["Staging", "Production"], expires_in=600)
@@ -66,7 +65,6 @@ def test_another_key_and_another_account_see_nothing(py):
                  404, NOT_FOUND)
 
 
-@postgres_defects.INBOX_TRIM
 def test_two_answers_at_the_same_time_give_one_200_and_one_409(server, py):
     token, secret = setup(py)
     question = ask(py, secret)
@@ -80,7 +78,6 @@ def test_two_answers_at_the_same_time_give_one_200_and_one_409(server, py):
     second.close()
 
 
-@postgres_defects.INBOX_TRIM
 def test_an_answer_wakes_the_waiting_agent_within_milliseconds(server, py):
     token, secret = setup(py)
     question = ask(py, secret)
@@ -97,7 +94,6 @@ def test_an_answer_wakes_the_waiting_agent_within_milliseconds(server, py):
     waiting.close()
 
 
-@postgres_defects.WAIT_TIMEOUT
 def test_a_wait_ends_with_pending_after_its_time(server, py):
     _, secret = setup(py)
     question = ask(py, secret)
@@ -107,7 +103,6 @@ def test_a_wait_ends_with_pending_after_its_time(server, py):
     assert 0.9 <= time.monotonic() - started < 3
 
 
-@postgres_defects.INBOX_TRIM
 def test_cancel_is_204_twice_then_409_once_answered(client):
     token, secret = setup(client)
     question = ask(client, secret)
@@ -160,7 +155,6 @@ def threads(pid: int) -> int:
     raise AssertionError("no Threads line")
 
 
-@postgres_defects.INBOX_TRIM
 def test_an_answer_reaches_the_agents_inbox(client):
     token, secret = setup(client)
     task = client.call("POST", "/v1/tasks", json={"title": "Deploy"}, token=secret).json
@@ -171,7 +165,6 @@ def test_an_answer_reaches_the_agents_inbox(client):
         ("answer", "Yes", question["id"], task["id"], {"type": "person"})]
 
 
-@postgres_defects.INBOX_TRIM
 def test_deleting_a_task_cancels_its_pending_questions_and_wakes_the_wait(server, py):
     token, secret = setup(py)
     task = py.call("POST", "/v1/tasks", json={"title": "Deploy"}, token=secret).json

@@ -122,7 +122,6 @@ def routes(other_key_id: str):
 
 
 @pytest.mark.parametrize("missing", ALL_SCOPES)
-@postgres_defects.QUESTION_LIST
 def test_a_key_without_one_scope_is_refused_exactly_the_routes_that_need_it(client, missing):
     _, token = create_account(client)
     other, _ = create_key(client, token, "Other")
@@ -136,7 +135,6 @@ def test_a_key_without_one_scope_is_refused_exactly_the_routes_that_need_it(clie
             assert response.status == allowed, (method, path, response)
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_account_token_keeps_every_power(client):
     _, token = create_account(client)
     key, _ = key_with(client, token, ["notify"])
@@ -180,7 +178,6 @@ def parked_calls(server) -> int:
     return int(re.search(r"^relaydeck_parked_calls (\d+)$", metrics(server), re.M).group(1))
 
 
-@postgres_defects.INBOX_TRIM
 def test_taking_a_scope_ends_the_calls_waiting_on_it_and_leaves_the_others(start_server):
     server = start_server({"METRICS_TOKEN": "metrics-secret-of-the-scopes-test"})
     py = PythonClient(server.host, server.port)

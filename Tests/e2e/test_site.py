@@ -462,7 +462,6 @@ def test_a_broken_file_of_an_agent_means_nothing_of_that_agent_is_written(py, tm
     assert "relaydeck" in json.loads((home / ".gemini" / "settings.json").read_text())["mcpServers"]
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_inbox_hook_hands_each_item_to_the_agent_once(py, tmp_path, install_script):
     _, token = create_account(py)
     key, secret = create_key(py, token, "Hooked")
@@ -553,7 +552,6 @@ def test_install_asks_for_the_key_on_the_terminal_when_piped_into_sh(py, server,
 
 
 @pytest.mark.parametrize("shell", SHELLS)
-@postgres_defects.INBOX_TRIM
 def test_every_written_command_runs_from_a_home_with_a_space_and_a_quote(py, server, tmp_path, install_script, shell):
     """The agents run hook commands (and Claude Code its headersHelper) with a shell: a home such
     as /home/first last broke every one of them (`sh: 1: /home/first: not found`)."""
@@ -955,7 +953,6 @@ def test_uninstall_keeps_what_was_changed_since_and_removes_only_its_own(py, tmp
     assert not (home / ".config" / "relaydeck").exists()
 
 
-@postgres_defects.INBOX_TRIM
 def test_claude_hooks_run_by_cursor_leave_the_inbox_to_cursors_own(py, tmp_path, install_script):
     """Cursor runs ~/.claude/settings.json's hooks too ("third-party hooks"): without care the
     Claude entry would read the items first and Cursor's own hook would find none."""

@@ -22,7 +22,6 @@ def agent(client):
     return token, key, secret
 
 
-@postgres_defects.TASK_BY_ID
 def test_an_agent_makes_a_task_with_the_defaults_its_host_and_sees_it_at_once(client, agent):
     token, key, secret = agent
     task = create_task(client, secret, headers={"X-Relaydeck-Host": " studio-mac "}, title="  Add dark\n mode ")
@@ -43,7 +42,6 @@ def test_an_agent_makes_a_task_with_the_defaults_its_host_and_sees_it_at_once(cl
     assert response.status == 200 and response.json["host"] == "studio-mac", response
 
 
-@postgres_defects.INBOX_TRIM
 def test_the_person_makes_a_task_for_a_key_from_the_app(client, agent):
     token, key, _ = agent
     task = create_task(client, token=token, headers={"X-Relaydeck-Host": "studio-mac"}, key_id=key["id"],
@@ -79,7 +77,6 @@ def test_every_bad_field_is_named_at_once(client, agent):
     })
 
 
-@postgres_defects.TASK_BY_ID
 def test_patch_keeps_absent_fields_and_clears_null_ones(client, agent):
     token, _, secret = agent
     task = create_task(client, secret, progress=30, status_note="busy")
@@ -115,7 +112,6 @@ def test_a_patch_that_changes_nothing_keeps_updated_at(client, agent):
     assert response.status == 200 and response.json == task, response
 
 
-@postgres_defects.TASK_BY_ID
 def test_delete_answers_204_and_the_task_is_gone(client, agent):
     token, key, secret = agent
     task = create_task(client, secret)
@@ -126,7 +122,6 @@ def test_delete_answers_204_and_the_task_is_gone(client, agent):
     assert find_key(client, token, key["id"])["counts"]["todo"] == 0
 
 
-@postgres_defects.TASK_BY_ID
 def test_a_key_never_sees_or_touches_another_keys_task_nor_an_account_another_accounts(client, agent):
     token, _, secret = agent
     task = create_task(client, secret)
@@ -142,7 +137,6 @@ def test_a_key_never_sees_or_touches_another_keys_task_nor_an_account_another_ac
     assert client.call("GET", f"/v1/tasks/{task['id']}", api_key=secret).json == task
 
 
-@postgres_defects.TASK_BY_ID
 def test_the_tasks_of_a_deleted_key_are_gone_at_once(client, agent):
     token, key, secret = agent
     task = create_task(client, secret)

@@ -47,7 +47,6 @@ def subscribe(client, token, mock, sub_id, script=None):
     return made
 
 
-@postgres_defects.INBOX_TRIM
 def test_a_question_reaches_the_browser_encrypted_and_its_answer_replaces_it(start_server, tmp_path):
     mock, events, server, _ = start(start_server, tmp_path)
     try:
@@ -126,7 +125,6 @@ def test_a_test_notification_is_accepted_five_times_a_minute(start_server, tmp_p
         mock.stop()
 
 
-@postgres_defects.STOP_ORDER
 def test_a_push_planned_before_a_restart_goes_after_it(start_server, tmp_path):
     mock, events, server, env = start(start_server, tmp_path)
     try:

@@ -144,7 +144,10 @@ extension HTTPConnection {
     // MARK: Streams
 
     func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)]) -> EventStream {
-        precondition(state == .handling, "openEventStream outside of handle")
+        // A parked request's answer may be a stream after all (`ParkedRequest.openEventStream`).
+        let fromParked = state == .parked || state == .held
+        precondition(state == .handling || fromParked, "openEventStream outside of handle")
+        if fromParked { parked = nil }
         let stream = EventStream(connection: self, loop: server.loop, pingInterval: pingInterval)
         self.stream = stream
         let shape = machine.handle(.openStream).answer!
@@ -155,6 +158,11 @@ extension HTTPConnection {
                        date: server.currentDate())
         }
         stream.start()
+        if fromParked {
+            // Outside `handle` nothing else sends the head or looks at the connection again.
+            flush()
+            settle()
+        }
         return stream
     }
 

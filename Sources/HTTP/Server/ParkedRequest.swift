@@ -40,6 +40,15 @@ public final class ParkedRequest {
         owner?.finishParked(response)
     }
 
+    /// The answer is an event stream after all (a handler whose work waited, for the store,
+    /// before it knew): `200` with `text/event-stream` on the connection, which is the
+    /// stream's from here. Nil when the request has ended already (its client went away).
+    public func openEventStream(pingInterval: TimeSpan, headers: [(name: String, value: String)] = []) -> EventStream? {
+        guard isActive, let owner else { return nil }
+        finish()
+        return owner.openEventStream(pingInterval: pingInterval, headers: headers)
+    }
+
     /// The time is up, or the server stops: the owner answers with what it has.
     func expire() {
         guard isActive else { return }
