@@ -6,11 +6,6 @@ comes off. Nothing here is skipped, and nothing changes in the SQLite mode."""
 
 from store_mode import fails_on_postgres
 
-# APIHandler+Delivery: a stream's body that awaited the store (PostgreSQL's does) finds its
-# request parked, and `.stream` on a parked channel is answered as a defect.
-PARKED_STREAM = fails_on_postgres("an event stream whose task awaited the store is answered 500 "
-                                  "('defect: a stream after a wait for the write lock', APIHandler+Delivery)")
-
 # One connection serves every body in turn (no pool for reads yet): under the load of many
 # large lists, requests wait in line past the write-lock wait and answer 503.
 ONE_CONNECTION = fails_on_postgres("one connection serves every request in turn: under many large lists, requests wait "

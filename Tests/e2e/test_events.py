@@ -62,7 +62,6 @@ class SSE:
         self.sock.close()
 
 
-@postgres_defects.PARKED_STREAM
 def test_every_change_arrives_in_commit_order_with_its_exact_data(server, py):
     account, token = create_account(py)
     stream = SSE(server, token)
@@ -100,7 +99,6 @@ def test_every_change_arrives_in_commit_order_with_its_exact_data(server, py):
     stream.close()
 
 
-@postgres_defects.PARKED_STREAM
 def test_a_stream_never_sees_another_accounts_changes(server, py):
     _, mine = create_account(py)
     _, theirs = create_account(py)
@@ -119,7 +117,6 @@ def test_an_api_key_gets_403(py):
     assert_error(py.call("GET", "/v1/events", token=secret), 403, ("forbidden", "An API key cannot use this route."))
 
 
-@postgres_defects.PARKED_STREAM
 def test_the_seventeenth_stream_ends_the_oldest(server, py):
     _, token = create_account(py)
     streams = [SSE(server, token) for _ in range(17)]
@@ -155,7 +152,6 @@ def test_a_reader_that_stops_reading_is_cut_off_and_memory_stays_bounded(server,
     assert py.call("GET", "/health").status == 200
 
 
-@postgres_defects.PARKED_STREAM
 def test_curl_reads_the_stream(server, py):
     account, token = create_account(py)
     curl = subprocess.Popen(["curl", "-sN", "-H", f"Authorization: Bearer {token}",

@@ -52,7 +52,6 @@ def requests_total(samples, route, method, status) -> float:
     return samples.get(("relaydeck_http_requests_total", labels), 0)
 
 
-@postgres_defects.PARKED_STREAM
 def test_the_exposition_parses_and_counters_follow_the_traffic(start_server):
     server, client = start(start_server)
     _, samples = scrape(client)

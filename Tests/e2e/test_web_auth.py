@@ -186,7 +186,6 @@ def test_the_session_needs_no_app_code(start_server, tmp_path):
     assert console.call("GET", "/v1/account", cookie=cookie).status == 200
 
 
-@postgres_defects.PARKED_STREAM
 def test_the_event_stream_takes_the_session(console):
     _, _, cookie = console.new_account()
     sock = socket.create_connection((console.server.host, console.server.port), timeout=10)
@@ -204,7 +203,6 @@ def test_the_event_stream_takes_the_session(console):
         sock.close()
 
 
-@postgres_defects.PARKED_STREAM
 def test_ending_the_session_ends_its_event_stream(console):
     _, token, cookie = console.new_account()
     streams = []
