@@ -15,7 +15,6 @@ import pytest
 from api import UNAUTHORIZED, UNKNOWN_KEY_ID, assert_error, assert_rate_limited, create_account, create_key
 from mcp_support import MODERN, meta
 from raw_http import RawConnection, request_bytes
-import postgres_defects
 
 # The bound from the DELETE's answer to the waiting call's.
 BOUND = 0.100

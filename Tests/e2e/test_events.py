@@ -9,7 +9,6 @@ import time
 
 from api import assert_error, create_account, create_key
 from server_process import wait_until
-import postgres_defects
 
 
 class SSE:

@@ -12,7 +12,6 @@ from api import (
     assert_validation, create_account, create_key, create_task,
 )
 from http_clients import PythonClient
-import postgres_defects
 
 ITEM_FIELDS = {"id", "kind", "from", "task_id", "question_id", "text", "created_at", "read_at"}
 PERSON = {"type": "person"}

@@ -10,7 +10,6 @@ import pytest
 from api import create_account
 from http_clients import PythonClient
 from mcp_support import LEGACY, MODERN, legacy, modern, tool, validate
-import postgres_defects
 
 TOOLS = ["create_task", "list_tasks", "get_task", "update_task", "delete_task", "notify_user", "ask_user",
          "get_answer", "check_inbox", "send_message", "list_agents"]

@@ -16,7 +16,6 @@ from mcp import Client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.types import Implementation  # noqa: E402
-import postgres_defects
 
 TOOLS = ["create_task", "list_tasks", "get_task", "update_task", "delete_task", "notify_user", "ask_user",
          "get_answer", "check_inbox", "send_message", "list_agents"]

@@ -7,7 +7,6 @@ import pytest
 
 from server_process import wait_until
 from mcp_support import LEGACY, MODERN, legacy, meta, modern, tool, validate
-import postgres_defects
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
 

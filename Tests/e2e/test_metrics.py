@@ -18,7 +18,6 @@ from http_clients import PythonClient
 from server_process import binary_path, wait_until
 from store_mode import ON_POSTGRES
 from test_devices import PHONE, put_device
-import postgres_defects
 
 TOKEN = "e2e-metrics-token-7f3a9c1d5b"
 # SQLite's WAL and its checkpoints: a server on PostgreSQL has neither, nor these series.

@@ -7,7 +7,6 @@ import time
 
 from api import assert_error, assert_validation, create_account, create_key
 from raw_http import RawConnection, request_bytes
-import postgres_defects
 
 QUESTION_FIELDS = {"id", "key_id", "task_id", "prompt", "kind", "options", "status", "answer", "created_at",
                    "answered_at", "expires_at"}

@@ -12,7 +12,6 @@ from api import (
 from http_clients import PythonClient
 from raw_http import RawConnection, request_bytes
 from server_process import wait_until
-import postgres_defects
 
 ONE_OF = "Must be one of: tasks:read, tasks:write, questions, notify, messages, inbox."
 

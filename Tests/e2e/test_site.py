@@ -26,7 +26,6 @@ from api import create_account, create_key
 from bsd_tools import macos_sh
 from http_clients import PythonClient
 from server_process import PACKAGE_ROOT
-import postgres_defects
 
 PAGES = ["/", "/docs", "/docs/agents", "/docs/mcp", "/docs/api", "/docs/settings"]
 

@@ -8,7 +8,6 @@ from api import (
     ACCOUNT_ONLY, KEY_NOT_FOUND, TASK_NOT_FOUND, UNKNOWN_KEY_ID, all_tasks, assert_error, assert_timestamp,
     assert_validation, create_account, create_key, create_task, find_key, list_tasks,
 )
-import postgres_defects
 
 STATUSES = "Must be one of: todo, in_progress, done, cancelled."
 PRIORITIES = "Must be one of: low, medium, high, urgent."

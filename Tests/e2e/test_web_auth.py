@@ -16,7 +16,6 @@ from http_clients import PythonClient
 from server_process import base_environment, binary_path, record_secrets
 from stored_rows import execute
 from webauthn_soft import UP, SoftAuthenticator
-import postgres_defects
 
 SESSION_ID = re.compile(r"^wss_[0-9a-hjkmnp-tv-z]{26}$")
 PASSKEY_ID = re.compile(r"^psk_[0-9a-hjkmnp-tv-z]{26}$")

@@ -12,7 +12,6 @@ import time
 from api import assert_rate_limited, create_account, create_key
 from http_clients import PythonClient
 from webpush_mock import WebPushMock
-import postgres_defects
 
 
 def start(start_server, tmp_path, name="mock"):

@@ -40,7 +40,8 @@ enum OutboxSQL {
     static let markWindow = """
         INSERT INTO push_windows (kind, account_id, subject, last_sent_at, due_at) VALUES ($1, $2, $3, NULL, $4) \
         ON CONFLICT (kind, account_id, subject) DO UPDATE SET \
-        due_at = coalesce(due_at, CASE WHEN $4 > coalesce(last_sent_at + $5, 0) THEN $4 ELSE coalesce(last_sent_at + $5, 0) END)
+        due_at = coalesce(push_windows.due_at, CASE WHEN $4 > coalesce(push_windows.last_sent_at + $5, 0) THEN $4 \
+        ELSE coalesce(push_windows.last_sent_at + $5, 0) END)
         """
     /// $1 now, $2 how many; in PostgreSQL locked until the opening write commits, and passed
     /// over by another node's.
