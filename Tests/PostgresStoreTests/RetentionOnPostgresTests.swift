@@ -1,4 +1,5 @@
 import Clock
+import EventLoop
 import Postgres
 import PostgresStore
 @testable import Relaydeck
@@ -14,6 +15,37 @@ import Testing
     static func ids(_ test: Domain, _ table: String) throws -> [String] {
         try test.db.driver.query(test.db.connection, "SELECT id FROM \(table) WHERE key_id = $1 ORDER BY id", [.text(test.keys[0].id)])
             .map { try $0.text("id") }
+    }
+
+    /// Two nodes' retention at once (two connections, two hubs): each expired task is taken
+    /// by one of them (`SKIP LOCKED`), so its `task.deleted` is recorded once in all. (A step
+    /// may also end in PostgreSQL's deadlock error, the two updating the same keys' counts in
+    /// another order: it rolls back whole, and a later step does its part.)
+    @Test func twoNodesRetentionAtOnceDeletesEachTaskOnce() throws {
+        let test = try Domain()
+        for name in ["a", "b", "c", "d"] { _ = try test.make(test.agent(), name, status: .done) }
+        test.clock.advance(millis: Retention.closedTasks + 1)
+        let otherHub = EventHub()
+        var publishedOnOther: [Change] = []
+        otherHub.subscribe { publishedOnOther.append($0) }
+        let here = Retention(store: test.db.store, clock: test.clock, hub: test.hub)
+        let there = Retention(store: try test.db.driver.sessionStore(test.db.database), clock: test.clock, hub: otherHub)
+        let before = test.published.count
+        var ended = 0
+        for retention in [here, there] {
+            test.db.driver.loop.startTask {
+                _ = try? await retention.step()
+                ended += 1
+            }
+        }
+        test.db.driver.run { ended == 2 }
+        while try test.run({ try await here.step() }) {}
+        let deleted = (test.published(since: before) + publishedOnOther).compactMap { change -> String? in
+            guard case .taskDeleted(let id, _) = change.event else { return nil }
+            return id
+        }
+        // The four, and the filled store's done task, each once.
+        #expect(deleted.count == 5 && Set(deleted).count == 5, "\(deleted)")
     }
 
     @Test func closedTasksGoNinetyDaysAfterTheirLastUpdateWithAnEventOnPostgreSQL() throws {

@@ -46,7 +46,7 @@ import Testing
     }
 
     static func expired(_ db: any StoreSession, before cutoff: Int64, limit: Int64 = 200) async throws -> String {
-        let found = try await db.rows(SQL.expiredTasks, [.integer(cutoff), .integer(limit)]) { row in
+        let found = try await db.rows(SQL.expiredTasks(db.dialect), [.integer(cutoff), .integer(limit)]) { row in
             "\(try row.text("id")) \(try row.text("account_id")) \(try row.text("key_id")) \(try row.text("status"))"
         }
         return "expired before \(cutoff): \(found)"

@@ -67,17 +67,22 @@ public final class Retention {
     }
 
     private static func expiredTasks(_ db: any StoreSession, before cutoff: Int64) async throws -> [ExpiredTask] {
-        try await db.rows(SQL.expiredTasks, [.integer(cutoff), .integer(Int64(batchSize))]) { row in
+        try await db.rows(SQL.expiredTasks(db.dialect), [.integer(cutoff), .integer(Int64(batchSize))]) { row in
             ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
                         status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
     }
 
     enum SQL {
-        static let expiredTasks = """
-            SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
-            ORDER BY updated_at LIMIT $2
+        /// The closed tasks past their time, oldest first. In PostgreSQL each is this step's
+        /// until its COMMIT, and another node's step passes over it (`SKIP LOCKED`): a task is
+        /// removed, and its `task.deleted` recorded, once.
+        static func expiredTasks(_ dialect: StoreDialect) -> String {
             """
+            SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
+            ORDER BY updated_at LIMIT $2\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
+            """
+        }
         static let deleteQuestions = """
             DELETE FROM questions WHERE rowid IN (SELECT rowid FROM questions WHERE status != 'pending' \
             AND closed_at < $1 LIMIT $2)
@@ -127,7 +132,7 @@ public final class Retention {
             """
         /// `OAuthClients`' own statement, written for both stores.
         static let deleteIdleClients = OAuthClients.SQL.deleteUnused
-        static let all = [expiredTasks, deleteQuestions,
+        static let all = [expiredTasks(.sqlite), deleteQuestions,
                           deleteUnread, deleteRead, deleteActivity, deleteMoves, deleteIdleSessions, deleteExpiredLinks,
                           deleteExpiredAccessTokens, deleteExpiredRefreshTokens, deleteExpiredCodes, deleteDeadGrants,
                           deleteIdleClients]
