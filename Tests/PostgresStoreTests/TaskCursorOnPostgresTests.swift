@@ -1,5 +1,7 @@
 import Clock
+import PostgresStore
 @testable import Relaydeck
+import SQLite
 import Testing
 
 /// `GET /v1/tasks`' cursor on a real PostgreSQL database, as `TaskCursorTests` and
@@ -134,5 +136,46 @@ import Testing
         // 3,400 bytes a task: two fit in 10,000, the third would pass it.
         #expect(pages.dropFirst().map(\.count) == [2, 2, 2, 2, 1])
         #expect(pages.joined().map(\.id) == [huge.id] + ids.reversed())
+    }
+
+    /// A PostgreSQL answer comes whole, so its reads of a page stop at the byte budget in the
+    /// SQL (`TaskSQL.byteCut`), where SQLite's step stops by itself: both reads give the rows
+    /// up to the one that passes the budget, and never fewer than two.
+    @Test func thePagesReadsReturnOnlyTheRowsUpToTheOneThatPassesTheByteBudgetOnPostgreSQL() throws {
+        let test = try Domain()
+        for index in 0..<20 {
+            try test.make(test.agent(), "t\(index)", description: String(repeating: "d", count: 3_000))
+            test.clock.advance(millis: 1)
+        }
+        func rows(_ sql: String, budget: Int) throws -> Int {
+            try test.run {
+                try await test.db.store.reading { db in
+                    let snapshot = try await Tasks.currentSeq(db)
+                    let values: [SQLiteValue] = [.integer(snapshot), .text(test.account.id), .null, .null, .null,
+                                                 .integer(Int64.max), .text(""), .integer(501), .integer(Int64(budget))]
+                    return try await db.rows(sql, values) { try $0.text("id") }.count
+                }
+            }
+        }
+        let unchanged = TaskSQL.unchanged(byKey: false, .postgres)
+        // 3,402 bytes a task: the third passes 10,000.
+        #expect(try rows(unchanged, budget: 10_000) == 3)
+        #expect(try rows(unchanged, budget: 10) == 2)
+        #expect(try rows(unchanged, budget: 100_000) == 20)
+        // The tasks changed since a snapshot are read by the other query, cut the same way.
+        let snapshot = try test.run { try await test.db.store.reading { try await Tasks.currentSeq($0) } }
+        let listed = try test.list(test.person, TaskFilter(limit: 1)).tasks
+        #expect(listed.count == 1)
+        for task in try test.list(test.person, TaskFilter(limit: 100, byteBudget: 1_000_000)).tasks {
+            _ = try test.update(test.agent(), task.id, TaskPatch(priority: .high))
+        }
+        let moved = try test.run {
+            try await test.db.store.reading { db in
+                let values: [SQLiteValue] = [.integer(snapshot), .text(test.account.id), .null, .null, .null,
+                                             .integer(Int64.max), .text(""), .integer(501), .integer(10_000)]
+                return try await db.rows(TaskSQL.moved(.postgres), values) { try $0.text("id") }.count
+            }
+        }
+        #expect(moved == 3)
     }
 }

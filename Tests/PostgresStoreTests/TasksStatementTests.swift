@@ -38,9 +38,15 @@ import Testing
          priorities.map { .text($0) } ?? .null, .integer(after?.0 ?? Int64.max), .text(after?.1 ?? ""), .integer(limit)]
     }
 
+    /// `values` with PostgreSQL's byte budget (`TaskSQL.byteCut`), one no page here reaches.
+    static func budgeted(_ values: [SQLiteValue], _ db: any StoreSession) -> [SQLiteValue] {
+        db.dialect == .postgres ? values + [.integer(1 << 40)] : values
+    }
+
     /// Both reads of a page: the unchanged tasks and the moved ones, each as `id sort_at`.
-    static func list(_ db: any StoreSession, _ values: [SQLiteValue]) async throws -> String {
-        let byKey = values[2] != .null
+    static func list(_ db: any StoreSession, _ page: [SQLiteValue]) async throws -> String {
+        let byKey = page[2] != .null
+        let values = budgeted(page, db)
         let decode = { (row: any StoreRow) throws in "\(try WorkTask(row: row).id) \(try row.int64("sort_at"))" }
         let unchanged = try await db.rows(TaskSQL.unchanged(byKey: byKey, db.dialect), values, decode)
         let moved = try await db.rows(TaskSQL.moved(db.dialect), values, decode)
@@ -136,7 +142,8 @@ import Testing
                 said.append("\(name): \(try await Self.list(db, values))")
             }
             // A page stops at the row its caller says (`Tasks.list`'s byte budget).
-            let first = try await db.rows(TaskSQL.unchanged(byKey: false, db.dialect), Self.page(snapshot: 42, account: "acc_1"),
+            let first = try await db.rows(TaskSQL.unchanged(byKey: false, db.dialect),
+                                          Self.budgeted(Self.page(snapshot: 42, account: "acc_1"), db),
                                           through: { _ in true }) { try $0.text("id") }
             said.append("through the first: \(first)")
             // A key deleted: its tasks leave both reads.

@@ -51,17 +51,17 @@ enum TaskSQL {
         case (false, .sqlite): "t.account_id = $2 AND $3 IS NULL"
         case (false, .postgres): "t.account_id = $2 AND $3::text IS NULL"
         }
-        return """
+        return byteCut("""
             SELECT \(columns), t.updated_at AS sort_at
             FROM tasks t JOIN keys k ON k.id = t.key_id AND k.deleted_at IS NULL
             WHERE t.changed_seq <= $1 AND \(owner) \(filters(dialect)) AND (t.updated_at, t.id) < ($6, $7)
             ORDER BY t.updated_at DESC, t.id DESC LIMIT $8
-            """
+            """, dialect)
     }
 
     static func moved(_ dialect: StoreDialect) -> String {
         let (index, key) = dialect == .sqlite ? ("INDEXED BY tasks_changed", "$3") : ("", "$3::text")
-        return """
+        return byteCut("""
             SELECT * FROM (
                 SELECT \(columns), coalesce(
                     (SELECT m.old_updated_at FROM task_moves m WHERE m.task_id = t.id AND m.seq > $1 ORDER BY m.seq LIMIT 1),
@@ -72,6 +72,27 @@ enum TaskSQL {
                 AND t.created_seq <= $1 \(filters(dialect))
             ) moved WHERE (sort_at, id) < ($6, $7)
             ORDER BY sort_at DESC, id DESC LIMIT $8
+            """, dialect)
+    }
+
+    /// PostgreSQL's rows of a page read cut where `Tasks.list`'s byte budget ($9) stops
+    /// reading: each row whose tasks before it hold at most $9 bytes (`WorkTask.pageBytes`,
+    /// which `octet_length` gives exactly, without reading a long value), and the first two
+    /// rows always. SQLite's step stops there by itself (`StoreSession.rows(through:)`); a
+    /// PostgreSQL answer comes whole, and without the cut a page of 500 tasks of 80 KB each
+    /// would cross the network and be decoded (40 MB, a loop turn of a second) for a page
+    /// of 13.
+    private static func byteCut(_ query: String, _ dialect: StoreDialect) -> String {
+        guard dialect == .postgres else { return query }
+        return """
+            SELECT * FROM (
+                SELECT page.*, row_number() OVER (ORDER BY sort_at DESC, id DESC) AS page_row,
+                    sum(400 + octet_length(title) + octet_length(description) + coalesce(octet_length(status_note), 0)
+                        + coalesce(octet_length(host), 0))
+                        OVER (ORDER BY sort_at DESC, id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS bytes_before
+                FROM (\(query)) page
+            ) cut WHERE page_row <= 2 OR bytes_before <= $9
+            ORDER BY sort_at DESC, id DESC
             """
     }
 

@@ -15,7 +15,7 @@ extension Tasks {
             let snapshot: Int64
             if let cursor { snapshot = cursor.snapshot } else { snapshot = try await Self.currentSeq(db) }
             let keyID = principal.keyID ?? filter.keyID
-            let values: [SQLiteValue] = [
+            var values: [SQLiteValue] = [
                 .integer(snapshot), .text(principal.accountID), keyID.map { .text($0) } ?? .null,
                 TaskFilter.commaList(filter.statuses?.map(\.rawValue)).map { .text($0) } ?? .null,
                 TaskFilter.commaList(filter.priorities?.map(\.rawValue)).map { .text($0) } ?? .null,
@@ -24,6 +24,8 @@ extension Tasks {
                 // One row past the page says whether a next page exists.
                 .integer(Int64(filter.limit + 1)),
             ]
+            // PostgreSQL's cut of the rows at the byte budget (`TaskSQL.byteCut`).
+            if db.dialect == .postgres { values.append(.integer(Int64(filter.byteBudget))) }
             let decode = { (row: any StoreRow) throws in (task: try WorkTask(row: row), sortAt: try row.int64("sort_at")) }
             // Each query stops at the row that takes it past the byte budget (its second row at
             // the earliest, so that a first task larger than the budget is known to have a
