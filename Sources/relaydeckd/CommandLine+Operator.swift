@@ -154,7 +154,8 @@ extension CommandLine {
             if let settings = config.databaseURL {
                 let connector = try PostgresConnector(settings: settings, loop: loop)
                 _ = try PostgresStartup.migrate(connector, loop: loop)
-                let store = PostgresSessionStore(connector: connector, loop: loop)
+                // One command, one body at a time: one connection.
+                let store = PostgresSessionStore(connector: connector, loop: loop, connections: 1)
                 try PostgresStartup.connect(store, loop: loop)
                 defer { store.stop() }
                 // The task ends before `runOnLoop` returns, so `body` does not outlive this call.

@@ -23,10 +23,10 @@ final class PostgresWiring {
     /// After the store came back from an outage: the maintenance and the VAPID key again.
     var onRecovered: (() -> Void)?
 
-    init(settings: PostgresSettings, quota: StorageQuota, loop: EventLoop) throws(PostgresError) {
+    init(settings: PostgresSettings, connections: Int, quota: StorageQuota, loop: EventLoop) throws(PostgresError) {
         connector = try PostgresConnector(settings: settings, loop: loop)
         self.loop = loop
-        store = PostgresSessionStore(connector: connector, loop: loop)
+        store = PostgresSessionStore(connector: connector, loop: loop, connections: connections)
         store.quota = quota
         node = Identifier.make("node_", millis: SystemClock.shared.wallMillis, random: SystemRandom())
         store.feedNode = node

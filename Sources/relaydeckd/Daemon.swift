@@ -44,7 +44,7 @@ final class Daemon {
         loop = try EventLoop()
         let quota = StorageQuota(limit: config.accountStorageLimit)
         if let settings = config.databaseURL {
-            let wiring = try PostgresWiring(settings: settings, quota: quota, loop: loop)
+            let wiring = try PostgresWiring(settings: settings, connections: config.databaseConnections, quota: quota, loop: loop)
             // Before anything else is made: a database that cannot be reached or migrated is
             // a failed start, said in one line.
             try wiring.prepare()

@@ -53,7 +53,7 @@ import TestSupport
 
     @Test func aServerStoppedAndStartedUnderWritesAnswersUnavailableThenRecoversLosingNothingAcknowledged() throws {
         let cluster = try PostgresCluster()
-        let harness = try ReconnectHarness(cluster: cluster)
+        let harness = try ReconnectHarness(cluster: cluster, connections: PostgresSessionStore.defaultConnections)
         let loop = harness.loop
         let stream = WriteStream(harness.store, loop)
         stream.write()

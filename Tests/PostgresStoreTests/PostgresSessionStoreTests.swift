@@ -8,9 +8,9 @@ import Testing
 import TestSupport
 
 /// `PostgresSessionStore`: a service written against `StoreSession` (`LiveActivities`) on a
-/// real PostgreSQL database as on SQLite, bodies taking the connection in turn, a write undone
-/// when its body throws, and a stopped store answering with the store's unavailability (a
-/// database lost and found again: `ReconnectTests`, `FailoverTests`).
+/// real PostgreSQL database as on SQLite, bodies taking a pool of one in turn (larger pools:
+/// `PoolTests`), a write undone when its body throws, and a stopped store answering with the
+/// store's unavailability (a database lost and found again: `ReconnectTests`, `FailoverTests`).
 @Suite struct PostgresSessionStoreTests {
     /// The filled store's rows copied into a fresh database, and a session store on it (with a
     /// connection of its own: `connection` is the test's).
@@ -21,14 +21,14 @@ import TestSupport
         let store: PostgresSessionStore
         let database: String
 
-        init() throws {
+        init(connections: Int = PostgresSessionStore.defaultConnections) throws {
             let file = try FilledStore.make(in: directory)
             driver = try StoreTestDriver()
             database = try driver.createDatabase()
             connection = try driver.open(database)
             _ = try driver.migrate(connection).get()
             _ = try CopyTests.copy(file, driver, connection).result.get()
-            store = try driver.sessionStore(database)
+            store = try driver.sessionStore(database, connections: connections)
         }
 
         /// `body` as a task on the loop; its value or its error once it ended.
@@ -77,8 +77,8 @@ import TestSupport
         #expect(try db.count("SELECT count(*) AS n FROM live_activities") == before)
     }
 
-    @Test func bodiesStartedAtOnceTakeTheConnectionInTurn() throws {
-        let db = try Filled()
+    @Test func bodiesStartedAtOnceTakeAPoolOfOneConnectionInTurn() throws {
+        let db = try Filled(connections: 1)
         var seen: [String] = []
         var ended = 0
         for name in ["a", "b", "c"] {

@@ -6,8 +6,10 @@ import Testing
 import TestSupport
 
 /// A `PostgresSessionStore` on a fresh database with a `marks` table, an administrator's
-/// connection that ends the store's server process (`pg_terminate_backend`, as an operator
-/// or a failover does), and what the store told `onAvailabilityChange`, in order.
+/// connection that ends the store's server processes (`pg_terminate_backend`, as an operator
+/// or a failover does), and what the store told `onAvailabilityChange`, in order. A pool of
+/// one connection unless asked: what a body sees of its own connection's loss is the same in
+/// a larger pool, and with one the bodies in line wait for that connection alone.
 final class ReconnectHarness {
     static let insert = "INSERT INTO marks (id) VALUES ($1)"
     /// The server process of the session that runs it, as `n` (for `count`).
@@ -22,13 +24,13 @@ final class ReconnectHarness {
     /// The reasons given with them (each `false`'s).
     var reasons: [PostgresError] = []
 
-    init(cluster: PostgresCluster = .shared) throws {
+    init(cluster: PostgresCluster = .shared, connections: Int = 1) throws {
         driver = try StoreTestDriver(cluster: cluster)
         database = try driver.createDatabase()
         let owner = try driver.open(database)
         _ = try driver.query(owner, "CREATE TABLE marks (id BIGINT PRIMARY KEY)")
         owner.close()
-        store = try driver.sessionStore(database)
+        store = try driver.sessionStore(database, connections: connections)
         admin = try driver.open("postgres", user: "rd_admin")
         store.onAvailabilityChange = { [unowned self] available, reason in
             changes.append(available)

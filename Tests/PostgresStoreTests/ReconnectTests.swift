@@ -151,7 +151,7 @@ import TestSupport
         let driver = try StoreTestDriver()
         let name = "rd_store_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let store = PostgresSessionStore(connector: try PostgresConnector(settings: driver.settings(database: name), loop: driver.loop),
-                                         loop: driver.loop)
+                                         loop: driver.loop, connections: 2)
         var changes: [Bool] = []
         var reasons: [String?] = []
         store.onAvailabilityChange = { available, reason in

@@ -23,7 +23,6 @@ from loop_turns import METRICS_TOKEN, turn_buckets, turns_longer_than
 from mcp_support import MODERN, meta, tool, validate
 from raw_http import RawConnection, request_bytes
 from server_process import ServerProcess, resident_bytes
-import postgres_defects
 
 RELAXED_LIMITS = {
     "RATE_LIMIT_REQUESTS_PER_MINUTE": "1000000",
@@ -196,7 +195,6 @@ CLIENTS_THAT_NEVER_READ = 8
 ATTACK_SECONDS = 6.0
 
 
-@postgres_defects.ONE_CONNECTION
 def test_health_stays_quick_and_memory_bounded_while_large_lists_are_read_slowly_never_read_or_abandoned(loaded):
     server, _, secret = loaded
     port = server.port

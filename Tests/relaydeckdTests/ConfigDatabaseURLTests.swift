@@ -57,4 +57,22 @@ import Testing
         #expect(loadError(["DATABASE_URL": Self.url, "DATABASE_URL_FILE": "/x"])?.description
             == "DATABASE_URL: set together with DATABASE_URL_FILE; set only one of them")
     }
+
+    @Test func thePoolsSizeIsFourUnlessSetWithinOneToAHundred() throws {
+        let plain = try load(["DATABASE_URL": Self.url], files: Self.caFile)
+        #expect(plain.databaseConnections == 4)
+        #expect(plain.summary.first { $0.variable == "DATABASE_CONNECTIONS" }?.value == "4")
+        #expect(try load(["DATABASE_URL": Self.url, "DATABASE_CONNECTIONS": "1"], files: Self.caFile).databaseConnections == 1)
+        #expect(try load(["DATABASE_URL": Self.url, "DATABASE_CONNECTIONS": "100"], files: Self.caFile).databaseConnections == 100)
+        for refused in ["0", "101", "-1", "4.5", "four", " 4", "1e2"] {
+            #expect(loadError(["DATABASE_URL": Self.url, "DATABASE_CONNECTIONS": refused], files: Self.caFile)?.description
+                == "DATABASE_CONNECTIONS: expected a whole number from 1 to 100 (got \(ConfigError.quoted(refused)))", "\(refused)")
+        }
+    }
+
+    @Test func thePoolsSizeWithoutPostgreSQLIsRefused() throws {
+        #expect(loadError(["DATABASE_CONNECTIONS": "8"])?.description
+            == "DATABASE_CONNECTIONS: set, but the store is SQLite (DATABASE_URL is not set)")
+        #expect(try load([:]).summary.first { $0.variable == "DATABASE_CONNECTIONS" }?.value == "(SQLite)")
+    }
 }

@@ -1,63 +1,74 @@
 import EventLoop
 import Postgres
 
-/// The store's connection: made at `start`, made again by itself when lost, at the pace of
-/// `ReconnectBackoff` (`Reconnection` decides; this carries it out on the loop). No request
-/// is needed to start an attempt, and none waits for one.
+/// The store's connections: made at `start`, each made again by itself when lost, at the pace
+/// of its place's `ReconnectBackoff` (`Reconnection` decides; this carries it out on the
+/// loop). No request is needed to start an attempt, and none waits for one.
 extension PostgresSessionStore {
-    /// Begins connecting; `isAvailable` turns true once a connection is up.
+    /// Begins connecting every place of the pool; `isAvailable` turns true once a connection
+    /// is up.
     public func start() {
-        carryOut(reconnection.start())
+        for slot in slots { carryOut(slot.reconnection.start(), for: slot) }
     }
 
-    /// Ends the connection and every attempt: what the holder runs fails, the bodies waiting
+    /// Ends every connection and every attempt: what the holders run fails, the bodies waiting
     /// and all later ones are refused with `.unavailable`.
     public func stop() {
-        reconnection.stop()
-        if let retryTimer { loop.cancel(retryTimer) }
-        retryTimer = nil
-        guard let link else { return }
-        self.link = nil
+        let wasAvailable = isAvailable
+        for slot in slots {
+            slot.reconnection.stop()
+            if let retryTimer = slot.retryTimer { loop.cancel(retryTimer) }
+            slot.retryTimer = nil
+            let link = slot.link
+            slot.link = nil
+            link?.end()
+        }
+        refuseWaiting()
+        guard wasAvailable else { return }
         lostAt = loop.now
-        link.end()
         announce(false, PostgresError(.closed, "the store was stopped"))
     }
 
-    /// `lost` ends, unless another has replaced it already; then the next attempt.
+    /// `lost` ends, unless another has replaced it already; then its place's next attempt.
+    /// The bodies waiting go on waiting while another connection is up (one will be handed
+    /// over), and are refused when none is.
     func lose(_ lost: PostgresLink, _ error: PostgresError) {
-        guard link === lost else { return }
-        link = nil
-        lostAt = loop.now
+        guard let slot = slots.first(where: { $0.link === lost }) else { return }
+        slot.link = nil
         lost.end()
-        announce(false, error)
-        carryOut(reconnection.lost(at: loop.now))
+        if !isAvailable {
+            lostAt = loop.now
+            refuseWaiting()
+            announce(false, error)
+        }
+        carryOut(slot.reconnection.lost(at: loop.now), for: slot)
     }
 
-    private func carryOut(_ action: Reconnection.Action) {
+    private func carryOut(_ action: Reconnection.Action, for slot: PoolSlot) {
         switch action {
         case .none:
             break
         case .connect:
-            connector.connect { [weak self] result in
-                guard let self else {
+            connector.connect { [weak self, weak slot] result in
+                guard let self, let slot else {
                     if case .success(let connection) = result { connection.close() }
                     return
                 }
-                connectEnded(result)
+                connectEnded(result, for: slot)
             }
         case .retry(let due):
-            retryTimer = loop.schedule(at: due) { [weak self] in
-                guard let self else { return }
-                retryTimer = nil
-                carryOut(reconnection.retryDue())
+            slot.retryTimer = loop.schedule(at: due) { [weak self, weak slot] in
+                guard let self, let slot else { return }
+                slot.retryTimer = nil
+                carryOut(slot.reconnection.retryDue(), for: slot)
             }
         }
     }
 
-    private func connectEnded(_ result: Result<PostgresConnection, PostgresError>) {
+    private func connectEnded(_ result: Result<PostgresConnection, PostgresError>, for slot: PoolSlot) {
         switch result {
         case .success(let connection):
-            guard reconnection.connected(at: loop.now) else {
+            guard slot.reconnection.connected(at: loop.now) else {
                 connection.close()
                 return
             }
@@ -66,11 +77,13 @@ extension PostgresSessionStore {
                 guard let self, let made else { return }
                 lose(made, error)
             }
-            link = made
+            slot.link = made
             announce(true, nil)
+            offer(made)
         case .failure(let error):
-            carryOut(reconnection.connectFailed(at: loop.now))
-            announce(false, error)
+            carryOut(slot.reconnection.connectFailed(at: loop.now), for: slot)
+            // Told once (`announced`), and only while no other place is up.
+            if !isAvailable { announce(false, error) }
         }
     }
 

@@ -3,21 +3,23 @@ import Postgres
 import Relaydeck
 
 /// A `SessionStore` on PostgreSQL: what a service written against `StoreSession` runs on when
-/// the store is PostgreSQL. It makes its own connection with a `PostgresConnector` (`start`),
-/// and makes it again by itself when it is lost (`PostgresSessionStore+Connecting`). One body
-/// at a time holds the connection, the others wait in order (`PostgresLink`); a write is
-/// BEGIN, its body, COMMIT, and ROLLBACK when the body throws. A body runs once: never again
-/// on another connection after its own was lost.
+/// the store is PostgreSQL. It keeps a pool of `connections` connections made with a
+/// `PostgresConnector` (`start`), each made again by itself when it is lost
+/// (`PostgresSessionStore+Connecting`). A body holds one connection for as long as it runs; a
+/// body that finds every connection held waits for the first one handed over, in the order
+/// the bodies came. A write is BEGIN, its body, COMMIT, and ROLLBACK when the body throws. A
+/// body runs once: never again on another connection after its own was lost.
 ///
 /// Errors are mapped here, once: a lost, closed or unreachable database is
-/// `StoreError.unavailable` (the request's `503` with `Retry-After`), any other is a
-/// `StoreError.failure` naming the SQL and the SQLSTATE, never the message (PostgreSQL's may
-/// quote a bound value) nor the values. While no connection is up (connecting, waiting to try
-/// again, stopped) a body is refused at once with `.unavailable`, never parked; so are the
-/// bodies waiting in line when the connection drops.
+/// `StoreError.unavailable` (the request's `503` with `Retry-After`), and so is a transaction
+/// that lost a race (a deadlock, a serialization failure: the client's retry runs it again);
+/// any other is a `StoreError.failure` naming the SQL and the SQLSTATE, never the message
+/// (PostgreSQL's may quote a bound value) nor the values. While no connection is up
+/// (connecting, waiting to try again, stopped) a body is refused at once with `.unavailable`,
+/// never parked; so are the bodies waiting in line when the last connection drops.
 ///
-/// Not yet: the turn's group commit (each write is a transaction of its own) and a pool.
-/// Loop thread only; not Sendable.
+/// Not yet: the turn's group commit (each write is a transaction of its own; PostgreSQL
+/// groups the WAL flushes of commits that come together). Loop thread only; not Sendable.
 public final class PostgresSessionStore: SessionStore {
     /// None kept: another node may delete a key, narrow its scopes or revoke a grant, and no
     /// cache here would hear of it, so each request reads its credential (one indexed read),
@@ -29,11 +31,12 @@ public final class PostgresSessionStore: SessionStore {
     public var feedNode: String?
     let connector: PostgresConnector
     let loop: EventLoop
-    var reconnection: Reconnection
-    /// The connection up now; nil while there is none.
-    var link: PostgresLink?
-    var retryTimer: LoopTimer?
-    /// When the last connection was lost (or the store stopped).
+    /// The pool's places, each with its connection when it has one.
+    let slots: [PoolSlot]
+    /// The bodies waiting for a connection, first come first served; each is given a held
+    /// link, or none when none is left up.
+    var waiting: [PoolWaiter] = []
+    /// When the last connection up was lost (or the store stopped).
     var lostAt: Instant?
     /// The availability last told to `onAvailabilityChange`; nil before the first.
     var announced: Bool?
@@ -43,28 +46,44 @@ public final class PostgresSessionStore: SessionStore {
     /// told once when the first attempt fails. Not told of each failed attempt after it.
     public var onAvailabilityChange: ((_ isAvailable: Bool, _ reason: PostgresError?) -> Void)?
 
-    /// A store that connects with `connector` once started; `backoff` paces its attempts
-    /// while the database is away.
-    public init(connector: PostgresConnector, loop: EventLoop, backoff: ReconnectBackoff = ReconnectBackoff()) {
+    /// The pool's size when none is asked for (`DATABASE_CONNECTIONS`' default).
+    public static let defaultConnections = 4
+    /// The most a pool may have: each connection is a backend process on the database's side.
+    public static let connectionsRange = 1...100
+
+    /// A store that keeps `connections` connections made with `connector` once started;
+    /// `backoff` paces each one's attempts while the database is away.
+    public init(connector: PostgresConnector, loop: EventLoop, backoff: ReconnectBackoff = ReconnectBackoff(),
+                connections: Int = PostgresSessionStore.defaultConnections) {
+        precondition(Self.connectionsRange.contains(connections), "a pool of \(connections) connections")
         self.connector = connector
         self.loop = loop
-        reconnection = Reconnection(backoff: backoff)
+        slots = (0..<connections).map { _ in PoolSlot(backoff: backoff) }
     }
 
     deinit {
-        if let retryTimer { loop.cancel(retryTimer) }
-        link?.end()
+        for slot in slots {
+            if let retryTimer = slot.retryTimer { loop.cancel(retryTimer) }
+            slot.link?.end()
+        }
     }
 
-    /// Whether a connection is up: a body now would run (`/health`).
-    public var isAvailable: Bool { link != nil }
+    /// Whether a connection is up: a body now would run, at once or after the bodies before
+    /// it (`/health`).
+    public var isAvailable: Bool { slots.contains { $0.link != nil } }
+
+    /// The connections up now.
+    public var connectedCount: Int { slots.count { $0.link != nil } }
+
+    /// The connections a body holds now.
+    public var heldCount: Int { slots.count { $0.link?.isHeld == true } }
 
     /// The last moment the store was known available: the loop's now while it is, the moment
     /// it was lost after that; nil before its first connection.
     public var lastAvailable: Instant? { isAvailable ? loop.now : lostAt }
 
-    /// Bodies waiting for the connection now.
-    public var waitingCount: Int { link?.waitingCount ?? 0 }
+    /// Bodies waiting for a connection now.
+    public var waitingCount: Int { waiting.count }
 
     @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
@@ -98,12 +117,12 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    /// `body` with the connection to itself, or `.unavailable` at once when none is up; the
-    /// next waiting body gets it once `body` ends. An error that says the connection is of no
+    /// `body` with a connection to itself, or `.unavailable` at once when none is up; the
+    /// first waiting body gets it once `body` ends. An error that says the connection is of no
     /// more use (a standby's read-only refusal after a failover, a protocol fault) drops it.
     private func holding<T>(_ body: (PostgresSession) async throws -> T) async throws -> T {
-        guard let link, await link.take() else { throw Self.unavailable }
-        defer { link.handOver() }
+        guard let link = await take() else { throw Self.unavailable }
+        defer { handOver(link) }
         do {
             return try await body(link.session)
         } catch let error as PostgresError {
@@ -116,8 +135,53 @@ public final class PostgresSessionStore: SessionStore {
 
     static let unavailable = StoreError.unavailable(retryAfterSeconds: Store.retryAfterSeconds)
 
+    /// A free connection, held for the caller; else, while one is up, the first one handed
+    /// over after the bodies that came before; nil when none is up (or the last went while
+    /// waiting).
+    private func take() async -> PostgresLink? {
+        for slot in slots {
+            if let link = slot.link, !link.isHeld {
+                link.isHeld = true
+                return link
+            }
+        }
+        guard isAvailable else { return nil }
+        let waiter = PoolWaiter()
+        await withCheckedContinuation { continuation in
+            waiter.continuation = continuation
+            waiting.append(waiter)
+        }
+        return waiter.link
+    }
+
+    /// The holder of `link` is done: the first waiting body gets it, held still; a link that
+    /// ended is no one's.
+    private func handOver(_ link: PostgresLink) {
+        guard !link.isEnded else { return }
+        if waiting.isEmpty {
+            link.isHeld = false
+        } else {
+            waiting.removeFirst().give(link)
+        }
+    }
+
+    /// A link just up: to the first waiting body, if one waits.
+    func offer(_ link: PostgresLink) {
+        guard !waiting.isEmpty else { return }
+        link.isHeld = true
+        waiting.removeFirst().give(link)
+    }
+
+    /// Every waiting body refused: no connection is left up.
+    func refuseWaiting() {
+        let refused = waiting
+        waiting = []
+        for body in refused { body.give(nil) }
+    }
+
     static func translate(_ error: PostgresError) -> StoreError {
-        if error.isUnavailable || error.needsNewConnection || error.kind == .closed || error.kind == .connectionLost {
+        if error.isUnavailable || error.needsNewConnection || error.kind == .closed || error.kind == .connectionLost
+            || error.meaning == .retryable {
             return unavailable
         }
         var text = "PostgreSQL \(error.kind)"

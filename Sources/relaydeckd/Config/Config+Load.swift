@@ -3,6 +3,7 @@ import Crypto
 import EventLoop
 import HTTP
 import Logging
+import PostgresStore
 import Relaydeck
 
 extension Config {
@@ -72,6 +73,11 @@ extension ConfigReader {
         config.databasePath = value("DATABASE_PATH") ?? config.databasePath
         config.durability = try durability()
         config.databaseURL = try databaseURL()
+        if config.databaseURL == nil {
+            try refuse(["DATABASE_CONNECTIONS"], while: "the store is SQLite (DATABASE_URL is not set)")
+        }
+        config.databaseConnections = try integer("DATABASE_CONNECTIONS", default: PostgresSessionStore.defaultConnections,
+                                                 in: PostgresSessionStore.connectionsRange)
         config.publicURL = try origin("PUBLIC_URL", schemes: ["https", "http"])
         config.rateLimitRequestsPerMinute = try integer("RATE_LIMIT_REQUESTS_PER_MINUTE", default: Limits.Rate.requests.count, in: Self.limitRange)
         config.rateLimitAccountsPerHour = try integer("RATE_LIMIT_ACCOUNTS_PER_HOUR", default: Limits.Rate.accounts.count, in: Self.limitRange)

@@ -15,6 +15,7 @@ extension Config: CustomStringConvertible, CustomReflectable {
             ("DURABILITY", durability.rawValue),
             // The URL without its password (`PostgresSettings.redacted`).
             ("DATABASE_URL", databaseURL?.redacted ?? "(off: SQLite at DATABASE_PATH)"),
+            ("DATABASE_CONNECTIONS", databaseURL == nil ? "(SQLite)" : String(databaseConnections)),
             ("PUBLIC_URL", publicURL ?? "(from the Host header)"),
             ("RATE_LIMIT_REQUESTS_PER_MINUTE", String(rateLimitRequestsPerMinute)),
             ("RATE_LIMIT_ACCOUNTS_PER_HOUR", String(rateLimitAccountsPerHour)),

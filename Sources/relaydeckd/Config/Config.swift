@@ -3,6 +3,7 @@ import EventLoop
 import HTTP
 import Logging
 import Postgres
+import PostgresStore
 import Relaydeck
 
 /// Every setting of the daemon, read once from the environment at start and checked.
@@ -58,6 +59,9 @@ struct Config: Sendable {
     /// operator's store commands use that database (`PostgresWiring`, `PostgresStartup`).
     /// Nil: SQLite at `databasePath`.
     var databaseURL: PostgresSettings?
+    /// `DATABASE_CONNECTIONS`: how many connections to PostgreSQL this process keeps (each
+    /// request's body holds one while it runs), 1...100, default 4; only with `DATABASE_URL`.
+    var databaseConnections = PostgresSessionStore.defaultConnections
     /// `PUBLIC_URL`: the server's own origin, `http(s)://host[:port]`, normalized as
     /// browsers send `Origin` (lowercase scheme and host, no default port, no trailing `/`).
     /// Nil: taken from each request's `Host` header.
