@@ -188,6 +188,17 @@ public enum Socket {
         try? setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
     }
 
+    /// TCP keepalive on a connected socket: the first probe after `idle` seconds without
+    /// traffic, then one every `interval` seconds, the connection given up after `count`
+    /// unanswered (so a peer gone silently, or a NAT that forgot the flow, is noticed within
+    /// idle + interval × count seconds on a connection that only listens).
+    public static func setKeepalive(_ fd: Int32, idle: Int32, interval: Int32, count: Int32) throws(Errno) {
+        try setOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
+        try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPIDLE, idle)
+        try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPINTVL, interval)
+        try setOption(fd, Int32(IPPROTO_TCP), TCP_KEEPCNT, count)
+    }
+
     public static func setNonBlocking(_ fd: Int32) throws(Errno) {
         try retryingEINTR { relaydeck_set_nonblocking(fd) }
         try retryingEINTR { relaydeck_set_cloexec(fd) }
@@ -225,7 +236,7 @@ public enum Socket {
         try retryingEINTR { setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
-    static func getOption(_ fd: Int32, _ level: Int32, _ name: Int32) throws(Errno) -> Int32 {
+    public static func getOption(_ fd: Int32, _ level: Int32, _ name: Int32) throws(Errno) -> Int32 {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         try retryingEINTR { getsockopt(fd, level, name, &value, &length) }

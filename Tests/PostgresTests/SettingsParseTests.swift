@@ -23,6 +23,15 @@ import Testing
         #expect(settings.database == "relaydeck")
         #expect(settings.sslMode == .prefer)
         #expect(settings.applicationName == "relaydeckd")
+        #expect(settings.keepalive == PostgresSettings.Keepalive(idleSeconds: 30, intervalSeconds: 10, count: 3))
+    }
+
+    @Test func libpqsKeepaliveKeywordsInBothSpellings() throws {
+        let url = try PostgresSettings.parse("postgres://u@db/app?keepalives=1&keepalives_idle=60&keepalives_interval=5&keepalives_count=9")
+        #expect(url.keepalive == PostgresSettings.Keepalive(idleSeconds: 60, intervalSeconds: 5, count: 9))
+        let pairs = try PostgresSettings.parse("host=db user=u keepalives_idle=7")
+        #expect(pairs.keepalive == PostgresSettings.Keepalive(idleSeconds: 7, intervalSeconds: 10, count: 3))
+        #expect(try PostgresSettings.parse("host=db user=u keepalives=0").keepalive == nil)
     }
 
     @Test func aPasswordMayHoldSlashesAndAtSignsUnencoded() throws {
@@ -76,7 +85,12 @@ import Testing
         ("postgres://u:hunter2secret@db:0/app", "has a port that is not a number from 1 to 65535"),
         ("postgres://u:hunter2secret@a,b/app", "names several hosts; give one (a load balancer or DNS name in front of several)"),
         ("postgres://u:hunter2secret@db/app?sslmode=allow", "has sslmode=\"allow\"; expected disable, prefer, require, verify-ca, verify-full"),
-        ("postgres://u:hunter2secret@db/app?sslcert=/c.pem", "has the parameter \"sslcert\", which this client does not support (it knows application_name, connect_timeout, dbname, host, password, port, sslmode, sslrootcert, user)"),
+        ("postgres://u:hunter2secret@db/app?sslcert=/c.pem", "has the parameter \"sslcert\", which this client does not support (it knows application_name, connect_timeout, dbname, host, keepalives, keepalives_count, keepalives_idle, keepalives_interval, password, port, sslmode, sslrootcert, user)"),
+        ("postgres://u:hunter2secret@db/app?keepalives=yes", "has keepalives=\"yes\"; expected 1 or 0"),
+        ("postgres://u:hunter2secret@db/app?keepalives=0&keepalives_idle=5", "gives keepalives_idle with keepalives=0"),
+        ("postgres://u:hunter2secret@db/app?keepalives_idle=0", "has keepalives_idle=\"0\"; expected whole seconds from 1 to 32767"),
+        ("postgres://u:hunter2secret@db/app?keepalives_interval=40000", "has keepalives_interval=\"40000\"; expected whole seconds from 1 to 32767"),
+        ("postgres://u:hunter2secret@db/app?keepalives_count=128", "has keepalives_count=\"128\"; expected a whole number from 1 to 127"),
         ("postgres://u:hunter2secret@db/app?hunter2secret", "has a query parameter without = and a value"),
         ("postgres://u:hunter2secret@db/app?sslmode=prefer&sslrootcert=/ca.pem", "gives sslrootcert with sslmode=prefer, which checks no certificate; use verify-full"),
         ("postgres://u:hunter2secret@/app?sslmode=verify-full", "asks for sslmode=verify-full over a Unix socket, where the server offers no TLS"),

@@ -54,6 +54,10 @@ extension PostgresConnection {
             return
         }
         transport = plain
+        if let keepalive = settings.keepalive {
+            // Refused only by a kernel without TCP keepalive: the connection works without it.
+            try? Socket.setKeepalive(plain.fd, idle: keepalive.idleSeconds, interval: keepalive.intervalSeconds, count: keepalive.count)
+        }
         do {
             try watch(plain.fd, .readable)
         } catch {

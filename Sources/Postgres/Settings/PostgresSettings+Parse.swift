@@ -4,6 +4,7 @@ extension PostgresSettings {
     /// is a surprise for the operator who wrote it.
     static let keywords: Set<String> = [
         "host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "application_name", "connect_timeout",
+        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
     ]
 
     /// Reads `text` (a `postgres://` or `postgresql://` URL, or libpq's keyword/value form)
@@ -71,9 +72,38 @@ extension PostgresSettings {
         if password?.utf8.contains(0) == true {
             throw PostgresSettingsError("has a NUL character in the password")
         }
-        return PostgresSettings(endpoint: endpoint, user: user, password: password, database: database, sslMode: mode,
-                                sslRootCert: rootCert, applicationName: values["application_name"] ?? "relaydeckd",
-                                connectTimeoutSeconds: timeout)
+        var settings = PostgresSettings(endpoint: endpoint, user: user, password: password, database: database, sslMode: mode,
+                                        sslRootCert: rootCert, applicationName: values["application_name"] ?? "relaydeckd",
+                                        connectTimeoutSeconds: timeout)
+        settings.keepalive = try keepalive(values)
+        return settings
+    }
+
+    /// libpq's keepalive keywords: `keepalives` 1 (the default) or 0, and each time in whole
+    /// seconds (a count for `keepalives_count`), within what Linux takes.
+    private static func keepalive(_ values: [String: String]) throws(PostgresSettingsError) -> Keepalive? {
+        switch values["keepalives"] {
+        case nil, "1": break
+        case "0":
+            for name in ["keepalives_idle", "keepalives_interval", "keepalives_count"] where values[name] != nil {
+                throw PostgresSettingsError("gives \(name) with keepalives=0")
+            }
+            return nil
+        case let text?:
+            throw PostgresSettingsError("has keepalives=\(PostgresSettingsError.quoted(text)); expected 1 or 0")
+        }
+        var keepalive = Keepalive()
+        func number(_ name: String, _ range: ClosedRange<Int32>, _ what: String) throws(PostgresSettingsError) -> Int32? {
+            guard let text = values[name] else { return nil }
+            guard let value = Int32(text), range.contains(value) else {
+                throw PostgresSettingsError("has \(name)=\(PostgresSettingsError.quoted(text)); expected \(what) from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        keepalive.idleSeconds = try number("keepalives_idle", 1...32767, "whole seconds") ?? keepalive.idleSeconds
+        keepalive.intervalSeconds = try number("keepalives_interval", 1...32767, "whole seconds") ?? keepalive.intervalSeconds
+        keepalive.count = try number("keepalives_count", 1...127, "a whole number") ?? keepalive.count
+        return keepalive
     }
 
     private static func port(_ text: String?) throws(PostgresSettingsError) -> UInt16 {

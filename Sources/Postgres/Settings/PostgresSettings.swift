@@ -17,6 +17,26 @@ public struct PostgresSettings: Sendable, Equatable, CustomStringConvertible, Cu
     public var applicationName: String
     /// `connect_timeout` in seconds; nil: `PostgresLimits.connectTimeout`.
     public var connectTimeoutSeconds: Int?
+    /// TCP keepalive on the connection (libpq's `keepalives`, `keepalives_idle`,
+    /// `keepalives_interval`, `keepalives_count`); nil with `keepalives=0`.
+    public var keepalive: Keepalive? = Keepalive()
+
+    /// When an idle connection is probed and given up. The defaults are shorter than the
+    /// system's (two hours), which libpq keeps: a node's LISTEN connection sends nothing while
+    /// no change comes, and one dropped silently (a failover to another host, a firewall or a
+    /// NAT that forgot the flow) would leave the node deaf to the others' changes; probed, it
+    /// is found dead within 60 s and made again (re-reading what it missed).
+    public struct Keepalive: Sendable, Equatable {
+        public var idleSeconds: Int32 = 30
+        public var intervalSeconds: Int32 = 10
+        public var count: Int32 = 3
+
+        public init(idleSeconds: Int32 = 30, intervalSeconds: Int32 = 10, count: Int32 = 3) {
+            self.idleSeconds = idleSeconds
+            self.intervalSeconds = intervalSeconds
+            self.count = count
+        }
+    }
 
     public static let defaultPort: UInt16 = 5432
     /// Debian's libpq looks for the local server's socket here when no host is given.
