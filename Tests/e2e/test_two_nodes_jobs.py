@@ -173,6 +173,9 @@ def test_a_purge_runs_once_with_keys_deleted_on_both_nodes_at_once(nodes):
     assert nodes.psql(f"SELECT count(*) FROM tasks WHERE key_id IN ('{ids[0]}', '{ids[1]}')") == ["0"]
     assert nodes.psql(f"SELECT count(*) FROM questions WHERE key_id IN ('{ids[0]}', '{ids[1]}')") == ["0"]
     assert nodes.psql("SELECT key_id, count(*) FROM tasks GROUP BY key_id") == [f"{kept_key['id']}|5"]
+    for stream in streams:
+        wait_until(lambda stream=stream: len(stream.received()) >= 2, timeout=10, message="both deletions on the stream")
+    # Whatever else would come (an event of the purge) comes within this.
     time.sleep(1)
     for stream in streams:
         events = stream.received()
