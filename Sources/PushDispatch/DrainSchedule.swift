@@ -6,10 +6,17 @@ import EventLoop
 /// retry), and never after `stop`. One timer at a time, the earliest wanted. A drain reads
 /// and writes the outbox through a store session, so it runs as a task on the loop (with
 /// SQLite it has ended when it is started); one at a time, and a drain wanted while one runs
-/// comes right after it. Loop thread only.
+/// comes right after it. With `lookAgainMillis`, a drain also comes at most that long after
+/// the one before. Loop thread only.
 final class DrainSchedule {
     private let loop: EventLoop
     private let clock: any Clock
+    /// With several nodes on one database: the longest wait between two drains. Only the
+    /// node that planned a job kicks its drain, so a job another node planned after this
+    /// node's last drain (and left claimed when it died, or not claimed at all) is known to
+    /// no timer here; this node finds it at its next look. Nil with one process (SQLite),
+    /// whose own kicks and timers know every job.
+    let lookAgainMillis: Int64?
     /// The drain itself; set by the owner.
     var drain: () async -> Void = {}
     private var draining = false
@@ -19,9 +26,10 @@ final class DrainSchedule {
     private var timerDue: Int64?
     private(set) var stopped = false
 
-    init(loop: EventLoop, clock: any Clock) {
+    init(loop: EventLoop, clock: any Clock, lookAgainMillis: Int64? = nil) {
         self.loop = loop
         self.clock = clock
+        self.lookAgainMillis = lookAgainMillis
     }
 
     /// Drains after the current event (a request and its answer) is handled.
@@ -67,6 +75,7 @@ final class DrainSchedule {
                 await drain()
             } while drainAgain && !stopped
             draining = false
+            if let lookAgainMillis, !stopped { wake(at: clock.wallMillis + lookAgainMillis) }
         }
     }
 

@@ -33,13 +33,16 @@ public final class PushDispatcher {
     /// the outbox for the next start.
     private var stopped: Bool { schedule.stopped }
 
+    /// `lookAgainMillis`: with several nodes on one database, the longest wait between two
+    /// drains (the daemon gives the lease), so that jobs of other nodes, a dead one's among
+    /// them, are found without a kick of this node's; nil with one process.
     public init(loop: EventLoop, clock: any Clock, outbox: Outbox, sender: any APNsSending,
-                counts: PushCounts.Service? = nil) {
+                counts: PushCounts.Service? = nil, lookAgainMillis: Int64? = nil) {
         self.clock = clock
         self.outbox = outbox
         self.sender = sender
         self.counts = counts
-        schedule = DrainSchedule(loop: loop, clock: clock)
+        schedule = DrainSchedule(loop: loop, clock: clock, lookAgainMillis: lookAgainMillis)
         schedule.drain = { [unowned self] in await drain() }
     }
 

@@ -35,16 +35,18 @@ public final class WebPushDispatcher {
     private var sending: Set<Int64> = []
     private let schedule: DrainSchedule
 
-    /// `key` gives the server's VAPID key (read from the store at the first send).
+    /// `key` gives the server's VAPID key (read from the store at the first send);
+    /// `lookAgainMillis` is `PushDispatcher`'s.
     public init(loop: EventLoop, clock: any Clock, outbox: WebPushOutbox, sender: any WebPushSending,
-                key: @escaping () throws -> P256.PrivateKey, subject: String, counts: PushCounts.Service? = nil) {
+                key: @escaping () throws -> P256.PrivateKey, subject: String, counts: PushCounts.Service? = nil,
+                lookAgainMillis: Int64? = nil) {
         self.clock = clock
         self.outbox = outbox
         self.sender = sender
         self.key = key
         self.subject = subject
         self.counts = counts
-        schedule = DrainSchedule(loop: loop, clock: clock)
+        schedule = DrainSchedule(loop: loop, clock: clock, lookAgainMillis: lookAgainMillis)
         schedule.drain = { [unowned self] in await drain() }
     }
 

@@ -19,19 +19,28 @@ struct PushWiring {
     /// Installs push on `services` when `apns` is set (all four required settings); nil when
     /// push is off. Throws when the client cannot use the settings (the key is no P-256 key,
     /// the CA file does not load).
-    static func install(_ apns: Config.APNs?, services: Services, loop: EventLoop) throws -> PushWiring? {
+    /// `lease` is `PUSH_LEASE_SECONDS`' (milliseconds).
+    static func install(_ apns: Config.APNs?, lease: Int64, services: Services, loop: EventLoop) throws -> PushWiring? {
         guard let apns else { return nil }
         let client = try APNsClient(configuration: configuration(apns), loop: loop)
         let clock = SystemClock.shared
         let planner = PushPlanner(settings: PushSettings(bundleID: apns.bundleID, watchBundleID: apns.watchBundleID),
                                   clock: clock)
         let dispatcher = PushDispatcher(loop: loop, clock: clock,
-                                        outbox: Outbox(store: services.store, clock: clock, planner: planner),
+                                        outbox: Outbox(store: services.store, clock: clock, planner: planner, leaseMillis: lease),
                                         sender: client,
-                                        counts: services.pushCounts.service("apns", outcomes: APNsResult.outcomes))
+                                        counts: services.pushCounts.service("apns", outcomes: APNsResult.outcomes),
+                                        lookAgainMillis: lookAgain(lease, services))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
         services.hub.planners.append(planner)
         return PushWiring(client: client, dispatcher: dispatcher)
+    }
+
+    /// How often a dispatcher looks at its outbox without a kick: with PostgreSQL, every
+    /// lease, for the jobs other nodes planned (a dead node's among them: they go within two
+    /// leases of its claim); with SQLite never, its one process knowing every job.
+    static func lookAgain(_ lease: Int64, _ services: Services) -> Int64? {
+        services.sqlite == nil ? lease : nil
     }
 
     /// `check-config`: what the client would refuse at start (a key that is not P-256, a CA
@@ -73,11 +82,13 @@ struct WebPushWiring {
         let tls = try TLSClientContext(extraCAFile: config.webPushCAFile)
         let sender = WebPushSender(loop: loop, tls: tls, allowsPrivateHosts: config.webPushAllowPrivateHosts)
         let subscriptions = services.webPush
+        let lease = Int64(config.pushLeaseMillis)
         let dispatcher = WebPushDispatcher(
-            loop: loop, clock: clock, outbox: WebPushOutbox(store: services.store, clock: clock), sender: sender,
-            key: { [unowned loop] in try vapidKey(subscriptions, loop: loop) }, subject: config.webPushContact,
+            loop: loop, clock: clock, outbox: WebPushOutbox(store: services.store, clock: clock, leaseMillis: lease),
+            sender: sender, key: { [unowned loop] in try vapidKey(subscriptions, loop: loop) }, subject: config.webPushContact,
             counts: services.pushCounts.service("webpush", kinds: PushCounts.webPushKinds,
-                                                outcomes: WebPushDispatcher.outcomes))
+                                                outcomes: WebPushDispatcher.outcomes),
+            lookAgainMillis: PushWiring.lookAgain(lease, services))
         planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
         if let problem = config.webPushContactProblem {
             Log.warn("Safari's push service (iPhone, iPad, Mac) refuses this Web Push contact; set WEB_PUSH_SUBJECT to a mailto: address or an https: URL of a public name",

@@ -80,7 +80,7 @@ final class Daemon {
         apiConfiguration.appAttest = try config.appAttestSettings()
         apiConfiguration.publicOrigin = config.publicURL
         apiConfiguration.serverVersion = Version.current
-        pushes = try PushWiring.install(config.apns, services: services, loop: loop)
+        pushes = try PushWiring.install(config.apns, lease: Int64(config.pushLeaseMillis), services: services, loop: loop)
         webPushes = try WebPushWiring.install(config, services: services, loop: loop)
         apiConfiguration.pushEnabled = config.apns != nil
         apiConfiguration.servesHTTPS = config.tlsCertFile != nil

@@ -202,8 +202,8 @@ import Testing
         #expect(push.sender.requests.count == 1)
         let other = Outbox(store: push.store, clock: push.clock, planner: push.planner)
         #expect(try await other.claimDue(limit: 10).isEmpty)
-        #expect(try await other.nextDue() == push.clock.wallMillis + Outbox.leaseMillis)
-        push.clock.advance(millis: Outbox.leaseMillis)
+        #expect(try await other.nextDue() == push.clock.wallMillis + Outbox.defaultLeaseMillis)
+        push.clock.advance(millis: Outbox.defaultLeaseMillis)
         #expect(try await other.claimDue(limit: 10).map(\.pushType) == ["alert"])
     }
 

@@ -22,7 +22,7 @@ VARIABLES = [
     "APNS_PRIVATE_KEY", "APNS_PRIVATE_KEY_FILE", "APNS_BUNDLE_ID", "APNS_WATCH_BUNDLE_ID",
     "APNS_PRODUCTION_URL", "APNS_SANDBOX_URL", "APNS_CA_FILE", "TLS_CERT_FILE", "TLS_KEY_FILE",
     "METRICS_TOKEN", "METRICS_TOKEN_FILE", "METRICS_LISTEN", "LOG_LEVEL", "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",
-    "SHUTDOWN_TIMEOUT",
+    "SHUTDOWN_TIMEOUT", "PUSH_LEASE_SECONDS",
 ]
 
 # A valid base32 TOTP secret of 20 bytes: it must never be printed.
@@ -74,6 +74,7 @@ def test_check_config_shows_secrets_only_as_set(tmp_path):
     ("HTTP_HEADER_TIMEOUT", "10s"),
     ("HTTP_IDLE_TIMEOUT", "0.0001"),
     ("SHUTDOWN_TIMEOUT", "-1"),
+    ("PUSH_LEASE_SECONDS", "0"),
     ("LISTEN", "somewhere"),
     ("LISTEN", "127.0.0.1:70000"),
     ("LISTEN", "unix:relative.sock"),
@@ -224,9 +225,9 @@ def test_env_file_defaults_are_the_real_defaults(tmp_path):
                     "RATE_LIMIT_REQUESTS_PER_MINUTE",
                     "RATE_LIMIT_ACCOUNTS_PER_HOUR", "RATE_LIMIT_CHALLENGES_PER_HOUR", "LOG_LEVEL",
                     "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",
-                    "SHUTDOWN_TIMEOUT"}:
+                    "SHUTDOWN_TIMEOUT", "PUSH_LEASE_SECONDS"}:
             defaults[name] = value
-    assert len(defaults) == 14, defaults
+    assert len(defaults) == 15, defaults
     plain = run(["check-config"], {"LISTEN": None, "DATABASE_PATH": None, "LOG_LEVEL": None}, tmp_path=tmp_path)
     spelled = run(["check-config"], defaults, tmp_path=tmp_path)
     assert plain.returncode == spelled.returncode == 0, (plain, spelled)

@@ -2,48 +2,20 @@
 call waiting on node A is answered by a change made on node B, quickly; an event stream on A
 carries B's changes in commit order, once each; a key deleted on B stops working on A at its
 next request; a credential's rate limit counts its requests on both nodes together. The module
-has a cluster of its own (postgres_cluster.py), in either mode of the suite."""
+has a cluster of its own (two_nodes.py), in either mode of the suite."""
 
-import itertools
-import os
 import threading
 import time
 
 import pytest
 
 from api import create_account, create_key
-from http_clients import PythonClient
-from postgres_cluster import PostgresCluster, binaries
+from postgres_cluster import binaries
 from test_events import SSE
+from two_nodes import nodes, postgres  # noqa: F401 (the fixtures)
 
 pytestmark = [pytest.mark.skipif(binaries() is None, reason="needs Debian's postgresql package (make test-deps)"),
               pytest.mark.slow]
-
-_databases = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    cluster = PostgresCluster()
-    yield cluster
-    cluster.stop()
-
-
-@pytest.fixture
-def nodes(start_server, postgres, tmp_path):
-    """Starts two servers on one new database (each in a folder of its own); `env` is added to
-    both."""
-    def start(env: dict | None = None):
-        database = postgres.create_database(f"rd_nodes_{os.getpid()}_{next(_databases)}")
-        shared = {"DATABASE_URL": postgres.url(database), **(env or {})}
-        started = []
-        for name in ("node-a", "node-b"):
-            folder = tmp_path / name
-            folder.mkdir()
-            server = start_server(shared, workdir=folder, name=name)
-            started.append((server, PythonClient(server.host, server.port)))
-        return started
-    return start
 
 
 def test_a_call_waiting_on_one_node_is_answered_by_a_change_on_the_other(nodes):

@@ -27,6 +27,7 @@ import Testing
         #expect(config.headerTimeoutMillis == 10_000)
         #expect(config.idleTimeoutMillis == 75_000)
         #expect(config.shutdownTimeoutMillis == 5_000)
+        #expect(config.pushLeaseMillis == 120_000)
     }
 
     @Test func emptyValuesCountAsUnset() throws {
@@ -38,7 +39,7 @@ import Testing
             "APNS_TEAM_ID", "APNS_KEY_ID", "APNS_PRIVATE_KEY", "APNS_PRIVATE_KEY_FILE", "APNS_BUNDLE_ID",
             "APNS_WATCH_BUNDLE_ID", "APNS_PRODUCTION_URL", "APNS_SANDBOX_URL", "APNS_CA_FILE", "TLS_CERT_FILE",
             "TLS_KEY_FILE", "LOG_LEVEL", "LOG_FORMAT", "MAX_CONNECTIONS", "HTTP_HEADER_TIMEOUT", "HTTP_IDLE_TIMEOUT",
-            "SHUTDOWN_TIMEOUT", "CREDENTIALS_DIRECTORY",
+            "SHUTDOWN_TIMEOUT", "PUSH_LEASE_SECONDS", "CREDENTIALS_DIRECTORY",
         ] {
             environment[name] = ""
         }
@@ -54,6 +55,7 @@ import Testing
         #expect(config.logLevel == .info)
         #expect(config.maxConnections == 16384)
         #expect(config.headerTimeoutMillis == 10_000)
+        #expect(config.pushLeaseMillis == 120_000)
     }
 
     @Test func ignoresUnrelatedVariables() throws {

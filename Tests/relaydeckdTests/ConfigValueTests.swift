@@ -115,6 +115,16 @@ import Testing
             == "SHUTDOWN_TIMEOUT: expected seconds from 0 to 3600, with up to 3 decimals like 10 or 0.5 (got \"3601\")")
     }
 
+    @Test func readsThePushLeaseInWholeSecondsFromOneToAnHour() throws {
+        #expect(try load(["PUSH_LEASE_SECONDS": "1"]).pushLeaseMillis == 1_000)
+        #expect(try load(["PUSH_LEASE_SECONDS": "45"]).pushLeaseMillis == 45_000)
+        #expect(try load(["PUSH_LEASE_SECONDS": "3600"]).pushLeaseMillis == 3_600_000)
+        for text in ["0", "3601", "1.5", "-5", "2m", " 30"] {
+            #expect(loadError(["PUSH_LEASE_SECONDS": text])?.description
+                == "PUSH_LEASE_SECONDS: expected a whole number from 1 to 3600 (got \(ConfigError.quoted(text)))", "\(text)")
+        }
+    }
+
     @Test func reportsTheFirstBadVariableInPropertyOrder() {
         let error = loadError(["LOG_LEVEL": "loud", "LISTEN": "nowhere", "MAX_CONNECTIONS": "0"])
         #expect(error?.variable == "LISTEN")

@@ -10,12 +10,21 @@ public final class Outbox {
     private let store: any SessionStore
     private let clock: any Clock
     private let planner: PushPlanner
+    /// How long a claimed job is this node's (`PUSH_LEASE_SECONDS`): longer than any send
+    /// can take, so a slow answer is never sent twice. A node that dies with jobs claimed
+    /// leaves them to the others for this long.
+    public let leaseMillis: Int64
 
-    public init(store: any SessionStore, clock: any Clock, planner: PushPlanner) {
+    public init(store: any SessionStore, clock: any Clock, planner: PushPlanner, leaseMillis: Int64 = Outbox.defaultLeaseMillis) {
         self.store = store
         self.clock = clock
         self.planner = planner
+        self.leaseMillis = leaseMillis
     }
+
+    /// The lease unless the operator sets another: the APNs client gives up on a request
+    /// after 30 seconds, and a lease shorter than the longest send may push twice.
+    public static let defaultLeaseMillis: Int64 = 120_000
 
     /// Turns the windows whose time has come into jobs, with the state of now: a Live
     /// Activity `update` for each registration of the task, a widget reload for the device.
@@ -71,15 +80,11 @@ public final class Outbox {
     public func claimDue(limit: Int) async throws -> [PushJob] {
         let now = clock.wallMillis
         let jobs = try await store.writing { db in
-            try await db.rows(OutboxSQL.claimJobs(db.dialect), [.integer(now + Self.leaseMillis), .integer(now),
+            try await db.rows(OutboxSQL.claimJobs(db.dialect), [.integer(now + leaseMillis), .integer(now),
                                                                .integer(Int64(limit))]) { try PushJob(row: $0) }
         }
         return jobs.sorted { $0.id < $1.id }
     }
-
-    /// How long a claimed job is this node's: longer than any send can take (the APNs client
-    /// gives up on a request after 30 seconds), so a slow answer is never sent twice.
-    public static let leaseMillis: Int64 = 120_000
 
     /// Jobs claimed and not sent (the dispatcher stops): due again now, not when their lease
     /// ends.

@@ -8,10 +8,13 @@ import SQLite
 public final class WebPushOutbox {
     private let store: any SessionStore
     private let clock: any Clock
+    /// How long a claimed job is this node's, as in the APNs outbox (`Outbox.leaseMillis`).
+    public let leaseMillis: Int64
 
-    public init(store: any SessionStore, clock: any Clock) {
+    public init(store: any SessionStore, clock: any Clock, leaseMillis: Int64 = Outbox.defaultLeaseMillis) {
         self.store = store
         self.clock = clock
+        self.leaseMillis = leaseMillis
     }
 
     /// A due job and where it goes: nil `subscription` when the subscription is gone.
@@ -21,12 +24,12 @@ public final class WebPushOutbox {
     }
 
     /// Claims up to `limit` due jobs, each with its subscription's keys of now, as the APNs
-    /// outbox does (`Outbox.claimDue`): leased for `Outbox.leaseMillis`, passed over by
+    /// outbox does (`Outbox.claimDue`): leased for `leaseMillis`, passed over by
     /// another node's claim in PostgreSQL. Oldest first (by ID).
     public func claimDue(limit: Int) async throws -> [Due] {
         let now = clock.wallMillis
         return try await store.writing { db in
-            let jobs = try await db.rows(SQL.claimJobs(db.dialect), [.integer(now + Outbox.leaseMillis), .integer(now),
+            let jobs = try await db.rows(SQL.claimJobs(db.dialect), [.integer(now + leaseMillis), .integer(now),
                                                                    .integer(Int64(limit))]) { try WebPushJob(row: $0) }
             var due: [Due] = []
             for job in jobs.sorted(by: { $0.id < $1.id }) {

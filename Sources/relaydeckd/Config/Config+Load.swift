@@ -30,6 +30,8 @@ extension ConfigReader {
     static let limitRange = 1...1_000_000
     /// `ACCOUNT_STORAGE_LIMIT`: from 1 KiB (for tests) to 1024 GiB.
     static let storageLimitRange = (1 << 10)...(1 << 40)
+    /// `PUSH_LEASE_SECONDS`: from a second (for tests) to an hour.
+    static let pushLeaseRange = 1...3600
 
     /// `WEB_PUSH_SUBJECT`: a `mailto:` address or an `https:` URL (RFC 8292's `sub`).
     func webPushSubject() throws(ConfigError) -> String? {
@@ -118,6 +120,8 @@ extension ConfigReader {
         config.headerTimeoutMillis = try milliseconds("HTTP_HEADER_TIMEOUT", default: Int(Limits.server.headerTimeout.milliseconds), in: 50...3_600_000)
         config.idleTimeoutMillis = try milliseconds("HTTP_IDLE_TIMEOUT", default: Int(Limits.server.idleTimeout.milliseconds), in: 50...86_400_000)
         config.shutdownTimeoutMillis = try milliseconds("SHUTDOWN_TIMEOUT", default: 5_000, in: 0...3_600_000)
+        config.pushLeaseMillis = try integer("PUSH_LEASE_SECONDS", default: Int(Outbox.defaultLeaseMillis / 1000),
+                                             in: Self.pushLeaseRange) * 1000
         return config
     }
 

@@ -60,6 +60,7 @@ extension Config: CustomStringConvertible, CustomReflectable {
             ("HTTP_HEADER_TIMEOUT", ConfigSyntax.seconds(headerTimeoutMillis)),
             ("HTTP_IDLE_TIMEOUT", ConfigSyntax.seconds(idleTimeoutMillis)),
             ("SHUTDOWN_TIMEOUT", ConfigSyntax.seconds(shutdownTimeoutMillis)),
+            ("PUSH_LEASE_SECONDS", String(pushLeaseMillis / 1000)),
         ]
         return rows
     }

@@ -160,4 +160,9 @@ struct Config: Sendable {
     /// `SHUTDOWN_TIMEOUT` in seconds with up to 3 decimals, default 5, 0...3600: how long
     /// open requests may finish after SIGTERM.
     var shutdownTimeoutMillis = 5_000
+    /// `PUSH_LEASE_SECONDS`, whole seconds, default 120, 1...3600: how long a push claimed by
+    /// a node is its own (`Outbox.leaseMillis`), and with PostgreSQL the longest wait between
+    /// two looks at the outboxes. A node that dies leaves its claimed pushes to the others
+    /// for this long; a lease shorter than the longest send (APNs: 30 s) may push twice.
+    var pushLeaseMillis = Int(Outbox.defaultLeaseMillis)
 }
