@@ -70,13 +70,16 @@ public final class PushDispatcher {
     }
 
     private func drain() async {
+        // One reading of the clock for the whole drain: what comes due while it runs is
+        // after it, so the next drain comes for it (`Outbox.nextDue(after:)`).
+        let now = clock.wallMillis
         do {
-            try await outbox.openDueWindows()
+            try await outbox.openDueWindows(now: now)
             let free = Self.maxInFlight - sending.count
             if free > 0 {
-                for job in try await outbox.claimDue(limit: free) { send(job) }
+                for job in try await outbox.claimDue(limit: free, now: now) { send(job) }
             }
-            if let next = try await outbox.nextDue() { schedule.wake(at: next) }
+            if let next = try await outbox.nextDue(after: now) { schedule.wake(at: next) }
         } catch {
             Log.warn("could not read the push outbox; trying again", ["error": String(describing: error)])
             schedule.arm(at: clock.wallMillis + Self.storeRetry.milliseconds)

@@ -88,12 +88,14 @@ public final class WebPushDispatcher {
     }
 
     private func drain() async {
+        // One reading of the clock for the whole drain (`WebPushOutbox.nextDue(after:)`).
+        let now = clock.wallMillis
         do {
             let free = Self.maxInFlight - sending.count
             if free > 0 {
-                for due in try await outbox.claimDue(limit: free) { try await send(due) }
+                for due in try await outbox.claimDue(limit: free, now: now) { try await send(due) }
             }
-            if let next = try await outbox.nextDue() { schedule.wake(at: next) }
+            if let next = try await outbox.nextDue(after: now) { schedule.wake(at: next) }
         } catch {
             Log.warn("could not read the Web Push outbox; trying again", ["error": String(describing: error)])
             schedule.arm(at: clock.wallMillis + Self.storeRetry.milliseconds)

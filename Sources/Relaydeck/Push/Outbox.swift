@@ -28,10 +28,11 @@ public final class Outbox {
 
     /// Turns the windows whose time has come into jobs, with the state of now: a Live
     /// Activity `update` for each registration of the task, a widget reload for the device.
-    /// The window then starts again from now. Returns how many jobs it made.
+    /// The window then starts again from now. Returns how many jobs it made. `now`: the
+    /// drain's one reading of the clock (`nextDue(after:)`).
     @discardableResult
-    public func openDueWindows(limit: Int = 200) async throws -> Int {
-        let now = clock.wallMillis
+    public func openDueWindows(limit: Int = 200, now: Int64? = nil) async throws -> Int {
+        let now = now ?? clock.wallMillis
         guard let next = try await nextWindow(), next <= now else { return 0 }
         return try await store.writing { db in
             let windows = try await db.rows(OutboxSQL.dueWindows(db.dialect), [.integer(now), .integer(Int64(limit))]) { row in
@@ -77,8 +78,8 @@ public final class Outbox {
     /// meanwhile), and comes back by itself if this node dies before it is finished or
     /// retried. PostgreSQL skips the rows another node's claim holds (`FOR
     /// UPDATE SKIP LOCKED`); SQLite has one writer. Oldest first (by ID).
-    public func claimDue(limit: Int) async throws -> [PushJob] {
-        let now = clock.wallMillis
+    public func claimDue(limit: Int, now: Int64? = nil) async throws -> [PushJob] {
+        let now = now ?? clock.wallMillis
         let jobs = try await store.writing { db in
             try await db.rows(OutboxSQL.claimJobs(db.dialect), [.integer(now + leaseMillis), .integer(now),
                                                                .integer(Int64(limit))]) { try PushJob(row: $0) }
@@ -105,10 +106,13 @@ public final class Outbox {
         }
     }
 
-    /// The earliest time (wall milliseconds) after now that a job or a window is due, if
-    /// any: what is due already is being sent, or waits for a free place.
-    public func nextDue() async throws -> Int64? {
-        let now = SQLiteValue.integer(clock.wallMillis)
+    /// The earliest time (wall milliseconds) after `now` that a job or a window is due, if
+    /// any: what was due by then is being sent, or waits for a free place. A drain passes
+    /// the `now` its windows were opened and its jobs claimed with: a job or a window that
+    /// came due while the drain ran is then after it, and a timer comes for it at once (read
+    /// anew, the clock would have put it before "now" and nothing would ever open it).
+    public func nextDue(after now: Int64? = nil) async throws -> Int64? {
+        let now = SQLiteValue.integer(now ?? clock.wallMillis)
         return try await store.reading { db in
             let job = try await db.firstRow(OutboxSQL.nextJob, [now]) { try $0.optionalInt64("at") } ?? nil
             let window = try await db.firstRow(OutboxSQL.nextWindowAfter, [now]) { try $0.optionalInt64("at") } ?? nil

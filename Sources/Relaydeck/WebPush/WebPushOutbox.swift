@@ -26,8 +26,8 @@ public final class WebPushOutbox {
     /// Claims up to `limit` due jobs, each with its subscription's keys of now, as the APNs
     /// outbox does (`Outbox.claimDue`): leased for `leaseMillis`, passed over by
     /// another node's claim in PostgreSQL. Oldest first (by ID).
-    public func claimDue(limit: Int) async throws -> [Due] {
-        let now = clock.wallMillis
+    public func claimDue(limit: Int, now: Int64? = nil) async throws -> [Due] {
+        let now = now ?? clock.wallMillis
         return try await store.writing { db in
             let jobs = try await db.rows(SQL.claimJobs(db.dialect), [.integer(now + leaseMillis), .integer(now),
                                                                    .integer(Int64(limit))]) { try WebPushJob(row: $0) }
@@ -61,10 +61,11 @@ public final class WebPushOutbox {
         }
     }
 
-    /// The earliest time (wall milliseconds) after now that a job is due, if any.
-    public func nextDue() async throws -> Int64? {
+    /// The earliest time (wall milliseconds) after `now` that a job is due, if any: as
+    /// `Outbox.nextDue(after:)`, the `now` the drain claimed with.
+    public func nextDue(after now: Int64? = nil) async throws -> Int64? {
         try await store.reading { db in
-            try await db.firstRow(SQL.nextJob, [.integer(clock.wallMillis)]) { try $0.optionalInt64("at") } ?? nil
+            try await db.firstRow(SQL.nextJob, [.integer(now ?? clock.wallMillis)]) { try $0.optionalInt64("at") } ?? nil
         }
     }
 
