@@ -67,6 +67,6 @@ class BenchCluster(PostgresCluster):
         for pid in family(self.process.pid):
             try:
                 total += cpu_seconds([pid])
-            except FileNotFoundError:
+            except (FileNotFoundError, ProcessLookupError):
                 pass
         return total
