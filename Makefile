@@ -8,6 +8,7 @@
 #   make browser-test  the web console in Debian's chromium through Playwright (Tests/browser)
 #   make bench   every benchmark row (bench/run.sh); never part of `make test`
 #   make bench-scale  only the rows of how cost grows (issue 20)
+#   make bench-postgres  SQLite, PostgreSQL and two nodes on PostgreSQL side by side (issue 25)
 #   make torture the reliability suite in its long form (Tests/torture, TORTURE=full: about
 #                20 minutes); `make test` runs its short form (torture-short, a few minutes)
 #   make release the static binary, stripped: dist/relaydeckd
@@ -44,7 +45,7 @@ BROWSER_APT_PACKAGES := chromium
 # (Tests/TestSupport/PostgresCluster.swift): initdb and postgres, in a temporary folder.
 TEST_APT_PACKAGES := postgresql
 
-.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e e2e-postgres test-e2e-postgres browser-test torture-short torture package-test bench bench-scale clean
+.PHONY: deps test-deps bench-deps package-deps build release deb run test setup-test unit-test e2e e2e-postgres test-e2e-postgres browser-test torture-short torture package-test bench bench-scale bench-postgres-deps bench-postgres clean
 
 # The packaging scripts take the architecture as a parameter; the binary must be built on a
 # machine of that architecture (packaging/build-deb checks its ELF header).
@@ -61,6 +62,9 @@ test-deps:
 
 bench-deps:
 	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BENCH_APT_PACKAGES)
+
+bench-postgres-deps:
+	@PYTHON=$(PYTHON) scripts/ensure-deps --venv $(VENV) $(APT_PACKAGES) $(BENCH_APT_PACKAGES) $(TEST_APT_PACKAGES)
 
 # The package manager does not know the order file is an input of the link: a binary older
 # than it is removed, so a new order file is linked in.
@@ -128,6 +132,13 @@ bench: bench-deps build
 # streams, the WAL): about ten minutes of the half hour `make bench` takes (bench/README.md).
 bench-scale: bench-deps build
 	PYTHON=$(VENV)/bin/python bench/run.sh growth purge streams wal
+
+# The rows that mean something across stores, each on SQLite, on PostgreSQL and on two nodes
+# sharing one PostgreSQL database (bench/stores.py): a cluster of the run's own from Debian's
+# binaries (TEST_APT_PACKAGES), durable, on loopback, stopped at the end. RELAYDECKD=<binary>
+# runs another build.
+bench-postgres: bench-postgres-deps build
+	PYTHON=$(VENV)/bin/python bench/run.sh --stores
 
 clean:
 	rm -rf .build $(VENV) bench/results $(DIST)

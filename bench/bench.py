@@ -29,9 +29,10 @@ import urllib.request
 from pathlib import Path
 
 from common import (BINARY, CAPACITY, CONNECTIONS, DURATION, GROWTH_ACCOUNTS, GROWTH_READERS, GROWTH_TASKS, LUA, MCP_VERSION, NOTES,
-                    PUSH_ACCOUNTS, PYTHON, RESULTS, ROOT, ROUNDS, RUNS, START_TASKS, WORK, Server, _children, absolute,
+                    PUSH_ACCOUNTS, PYTHON, RESULTS, ROOT, RUNS, START_TASKS, WORK, Server, _children, absolute,
                     await_marker, call, compare, copy_tasks, cpu_note, fmt, free_port, log, measured, new_account,
-                    open_stream, percentile, raise_fd_limit, row, rss_kb, start_to_ready, wrk)
+                    open_stream, raise_fd_limit, row, rss_kb, start_to_ready, wrk)
+from latency import Fanout, Wakeup
 from push_devices import populate, push_env, register_devices
 from scale import bench_purge, bench_streams, bench_wal
 
@@ -170,105 +171,29 @@ def bench_fanout():
     """1,000 event streams open (16 per account, the contract's most, so 63 accounts). Per
     round one PATCH: time until all 16 streams of its account have the `task.updated` (the
     row's figure, p99 over the rounds); then a PATCH in every account at once: time until all
-    1,000 streams have their account's event."""
-    streams_total = 1000
+    1,000 streams have their account's event (bench/latency.py)."""
     server = Server({"MAX_CONNECTIONS": "5000"})
-    accounts = []
-    for n in range((streams_total + 15) // 16):
-        token, [(_, secret)] = new_account(server.port)
-        task = call(server.port, "POST", "/v1/tasks", {"title": "fan-out"}, key=secret, expect=201)
-        accounts.append({"token": token, "secret": secret, "task": task["id"],
-                         "streams": [open_stream(server.port, token) for _ in range(min(16, streams_total - n * 16))]})
-    await_marker([s for a in accounts for s in a["streams"]], b"event: ready", 30)
-    writers = [socket.create_connection(("127.0.0.1", server.port)) for _ in accounts]
-
-    def patch_bytes(account, progress):
-        body = json.dumps({"progress": progress}).encode()
-        return (f"PATCH /v1/tasks/{account['task']} HTTP/1.1\r\nHost: b\r\nX-API-Key: {account['secret']}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-
-    def drain(sock):
-        sock.setblocking(True)
-        sock.settimeout(5)
-        data = b""
-        while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
-            data += sock.recv(65536)
-        assert data.startswith(b"HTTP/1.1 200"), data[:200]
-
+    fanout = Fanout(server.port, server.port)
     per_run, burst_runs = [], []
-    progress = 0
     for run in range(RUNS):
-        times = []
-        for r in range(ROUNDS + 20):  # the first 20 are the warm-up
-            account = accounts[r % len(accounts)]
-            progress = progress % 99 + 1
-            started = time.monotonic()
-            writers[0].sendall(patch_bytes(account, progress))
-            arrived = await_marker(account["streams"], b"task.updated", 10)
-            if r >= 20:
-                times.append((max(arrived.values()) - started) * 1000)
-            drain(writers[0])
-        per_run.append(percentile(times, 99))
-        log(f"fan-out run {run + 1}: 16 streams of the account, p50 {percentile(times, 50):.2f} ms, "
-            f"p99 {percentile(times, 99):.2f} ms")
-        # The burst: one PATCH in each account, sent back to back.
-        progress = progress % 99 + 1
-        started = time.monotonic()
-        for account, writer in zip(accounts, writers):
-            writer.sendall(patch_bytes(account, progress))
-        arrived = await_marker([s for a in accounts for s in a["streams"]], b"task.updated", 30)
-        burst_runs.append((max(arrived.values()) - started) * 1000)
-        for writer in writers:
-            drain(writer)
-        log(f"fan-out run {run + 1}: a change in all {len(accounts)} accounts, all {streams_total} streams "
-            f"in {burst_runs[-1]:.2f} ms")
-    for sock in [s for a in accounts for s in a["streams"]] + writers:
-        sock.close()
+        p99, burst = fanout.run(f" run {run + 1}")
+        per_run.append(p99)
+        burst_runs.append(burst)
+    fanout.close()
     server.stop()
-    absolute(f"fan-out: 1 `PATCH`, its account's 16 streams (of {streams_total} open), p99", per_run, " ms",
+    absolute(f"fan-out: 1 `PATCH`, its account's 16 streams (of {len(fanout.streams)} open), p99", per_run, " ms",
              "p99 < 5 ms", statistics.median(per_run) < 5, 2)
-    absolute(f"fan-out: a `PATCH` in each of {len(accounts)} accounts, all {streams_total} streams have it",
+    absolute(f"fan-out: a `PATCH` in each of {len(fanout.accounts)} accounts, all {len(fanout.streams)} streams have it",
              burst_runs, " ms", "–", None, 2)
 
 
 def bench_wakeup():
     """A parked `GET /v1/inbox?wait=50`; the account sends the key a message; time from the
-    send until the parked call's answer is in. A sender may send 60 messages an hour
-    (`overview.md`), so the rounds take turns over accounts (50 each)."""
+    send until the parked call's answer is in (bench/latency.py)."""
     server = Server()
-    needed = (ROUNDS + 20) * RUNS
-    pairs = []
-    for _ in range((needed + 49) // 50):
-        token, [(key_id, secret)] = new_account(server.port)
-        pairs.append((token, key_id, secret))
-    sender = socket.create_connection(("127.0.0.1", server.port))
-    sender.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    per_run, n = [], 0
-    for run in range(RUNS):
-        times = []
-        for r in range(ROUNDS + 20):
-            token, key_id, secret = pairs[n // 50]
-            n += 1
-            parked = socket.create_connection(("127.0.0.1", server.port))
-            parked.sendall(f"GET /v1/inbox?wait=50 HTTP/1.1\r\nHost: b\r\nX-API-Key: {secret}\r\n\r\n".encode())
-            time.sleep(0.003)  # parked by now (the server answers nothing until a message comes)
-            body = json.dumps({"key_id": key_id, "text": f"wake {r}"}).encode()
-            message = (f"POST /v1/messages HTTP/1.1\r\nHost: b\r\nAuthorization: Bearer {token}\r\n"
-                       f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-            started = time.monotonic()
-            sender.sendall(message)
-            arrived = await_marker([parked], b'"unread"', 10)
-            if r >= 20:
-                times.append((arrived[parked] - started) * 1000)
-            parked.close()
-            sender.settimeout(5)
-            data = b""
-            while b"}" not in data.split(b"\r\n\r\n", 1)[-1]:
-                data += sender.recv(65536)
-            assert data.startswith(b"HTTP/1.1 201"), data[:300]
-        per_run.append(percentile(times, 99))
-        log(f"wake-up run {run + 1}: p50 {percentile(times, 50):.3f} ms, p99 {percentile(times, 99):.3f} ms")
-    sender.close()
+    wakeup = Wakeup(server.port, server.port, RUNS)
+    per_run = [wakeup.run(f" run {run + 1}") for run in range(RUNS)]
+    wakeup.close()
     server.stop()
     absolute("wake-up: message sent → parked `GET /v1/inbox?wait=50` answered, p99", per_run, " ms", "p99 < 1 ms",
              statistics.median(per_run) < 1, 3)

@@ -408,16 +408,17 @@ def copy_tasks(path: Path, plan: list[tuple[str, str, int, int]]) -> int:
     return count
 
 
-def start_to_ready(path: Path, runs: int) -> list[float]:
+def start_to_ready(path: Path, runs: int, env: dict | None = None) -> list[float]:
     """ms from exec to `READY=1` on NOTIFY_SOCKET (a datagram socket of the bench), `runs`
-    times, after one start left out (the first after a copy checks a file it has not seen)."""
+    times, after one start left out (the first after a copy checks a file it has not seen).
+    `env` is added to the server's (`DATABASE_URL`: the store is that database, not `path`)."""
     notify_path = WORK / f"notify-{free_port()}.sock"
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(notify_path))
     figures = []
     for run in range(runs + 1):
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LISTEN": "127.0.0.1:0", "DATABASE_PATH": str(path),
-               "NOTIFY_SOCKET": str(notify_path), **RELAXED}
+               "NOTIFY_SOCKET": str(notify_path), **RELAXED, **(env or {})}
         started = time.monotonic()
         process = subprocess.Popen([str(BINARY)], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
