@@ -71,7 +71,7 @@ import TestSupport
     @Test func afterItsServerProcessIsEndedItReadsWhatItMissedOnce() throws {
         let feed = try FeedHarness()
         let node = try Node(feed)
-        node.listener.firstRetry = .milliseconds(300)
+        node.listener.backoff = ReconnectBackoff(first: .milliseconds(300))
         let writer = try feed.session()
         try feed.commit(Self.changes(1...1), node: "node-b", on: writer)
         node.waitFor(1)
@@ -93,7 +93,7 @@ import TestSupport
         let cluster = try PostgresCluster()
         let feed = try FeedHarness(cluster: cluster)
         let node = try Node(feed)
-        node.listener.maxRetry = .milliseconds(400)
+        node.listener.backoff = ReconnectBackoff(cap: .milliseconds(400))
         try feed.commit(Self.changes(1...1), node: "node-b", on: try feed.session())
         node.waitFor(1)
         cluster.beginStop()

@@ -9,8 +9,8 @@ import Relaydeck
 /// is always "after `last`", so notifications lost with a connection, or merged, lose nothing.
 ///
 /// A lost connection (the server gone, its process ended, a read that failed) is made again
-/// after `firstRetry`, doubled after each failed attempt up to `maxRetry`, then LISTENs and
-/// reads what it missed. Rows pruned meanwhile, or a row this binary cannot read, are told to
+/// at the pace of `backoff`, the store's own (`ReconnectBackoff`: its first wait, doubled after
+/// each failed attempt up to its cap), then LISTENs and reads what it missed. Rows pruned meanwhile, or a row this binary cannot read, are told to
 /// `onMissed`: the node cannot know which accounts they were of, so its streams start again.
 ///
 /// Everything runs on the loop: the connection's callbacks, and the reads as tasks on it
@@ -22,8 +22,7 @@ public final class ChangeFeedListener {
     /// Rows read per statement. The largest change is 1 MiB (`Change.feedMaxBytes`), so a page
     /// stays under the client's 64 MiB for a statement's rows.
     public var pageSize = 32
-    public var firstRetry = TimeSpan.milliseconds(100)
-    public var maxRetry = TimeSpan.seconds(5)
+    public var backoff = ReconnectBackoff()
     /// Each change of another node, in commit order, once.
     public var onChange: ((Change) -> Void)?
     /// Rows after `last` are gone or unreadable: every stream must start again.
@@ -180,13 +179,11 @@ public final class ChangeFeedListener {
         retryLater()
     }
 
-    /// `firstRetry` after a loss or the first failed attempt, doubled after each further one,
-    /// at most `maxRetry`.
+    /// The backoff's first wait after a loss or the first failed attempt, doubled after each
+    /// further one, at most its cap.
     private func retryLater() {
-        var delay = firstRetry
-        for _ in 0..<min(failures, 32) where delay < maxRetry { delay = delay + delay }
         failures += 1
-        retryTimer = loop.schedule(after: min(delay, maxRetry)) { [weak self] in
+        retryTimer = loop.schedule(after: backoff.delay(afterFailures: failures)) { [weak self] in
             guard let self, !stopped else { return }
             retryTimer = nil
             connect()
