@@ -24,13 +24,13 @@ final class ReconnectHarness {
     /// The reasons given with them (each `false`'s).
     var reasons: [PostgresError] = []
 
-    init(cluster: PostgresCluster = .shared, connections: Int = 1) throws {
+    init(cluster: PostgresCluster = .shared, connections: Int = 1, backoff: ReconnectBackoff = ReconnectBackoff()) throws {
         driver = try StoreTestDriver(cluster: cluster)
         database = try driver.createDatabase()
         let owner = try driver.open(database)
         _ = try driver.query(owner, "CREATE TABLE marks (id BIGINT PRIMARY KEY)")
         owner.close()
-        store = try driver.sessionStore(database, connections: connections)
+        store = try driver.sessionStore(database, backoff: backoff, connections: connections)
         admin = try driver.open("postgres", user: "rd_admin")
         store.onAvailabilityChange = { [unowned self] available, reason in
             changes.append(available)
