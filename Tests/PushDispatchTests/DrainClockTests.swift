@@ -67,4 +67,20 @@ import Testing
         #expect(sender.payloads.first?["aps"]?["content-state"]?["progress"] == .number(JSONNumber(20)))
         await dispatcher.stop()
     }
+
+    @Test func aClaimsLeaseRunsFromTheClaimNotFromTheDrainsOlderReading() async throws {
+        let push = try PushHarness()
+        let agent = try await push.agent()
+        try await push.device(agent.accountID)
+        push.planner.onPlanned = nil
+        _ = try await push.task(agent)
+        let drainBegan = push.clock.wallMillis
+        push.clock.advance(millis: 3_000)
+        let claimed = try await push.outbox.claimDue(limit: 10, now: drainBegan)
+        #expect(claimed.count == 1)
+        let leasedUntil = try await push.store.reading { db in
+            try await db.firstRow("SELECT leased_until FROM push_jobs", []) { try $0.int64("leased_until") }
+        }
+        #expect(leasedUntil == push.clock.wallMillis + Outbox.defaultLeaseMillis)
+    }
 }

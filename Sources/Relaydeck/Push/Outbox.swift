@@ -77,11 +77,13 @@ public final class Outbox {
     /// `leaseMillis` (`leased_until`: no other drain, of this node or another, takes it
     /// meanwhile), and comes back by itself if this node dies before it is finished or
     /// retried. PostgreSQL skips the rows another node's claim holds (`FOR
-    /// UPDATE SKIP LOCKED`); SQLite has one writer. Oldest first (by ID).
+    /// UPDATE SKIP LOCKED`); SQLite has one writer. Oldest first (by ID). Due means due at
+    /// `now` (the drain's one reading); the lease runs from the clock as the claim runs, since
+    /// the drain's reading may be seconds older on a loaded node and would shorten it.
     public func claimDue(limit: Int, now: Int64? = nil) async throws -> [PushJob] {
         let now = now ?? clock.wallMillis
         let jobs = try await store.writing { db in
-            try await db.rows(OutboxSQL.claimJobs(db.dialect), [.integer(now + leaseMillis), .integer(now),
+            try await db.rows(OutboxSQL.claimJobs(db.dialect), [.integer(clock.wallMillis + leaseMillis), .integer(now),
                                                                .integer(Int64(limit))]) { try PushJob(row: $0) }
         }
         return jobs.sorted { $0.id < $1.id }

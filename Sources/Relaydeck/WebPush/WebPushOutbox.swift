@@ -29,7 +29,7 @@ public final class WebPushOutbox {
     public func claimDue(limit: Int, now: Int64? = nil) async throws -> [Due] {
         let now = now ?? clock.wallMillis
         return try await store.writing { db in
-            let jobs = try await db.rows(SQL.claimJobs(db.dialect), [.integer(now + leaseMillis), .integer(now),
+            let jobs = try await db.rows(SQL.claimJobs(db.dialect), [.integer(clock.wallMillis + leaseMillis), .integer(now),
                                                                    .integer(Int64(limit))]) { try WebPushJob(row: $0) }
             var due: [Due] = []
             for job in jobs.sorted(by: { $0.id < $1.id }) {
