@@ -31,7 +31,8 @@ struct PushWiring {
                                         sender: client,
                                         counts: services.pushCounts.service("apns", outcomes: APNsResult.outcomes),
                                         lookAgainMillis: lookAgain(lease, services))
-        planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
+        // After the planning write's COMMIT (`afterWritesInFlight`), so the drain sees its jobs.
+        planner.onPlanned = { [unowned dispatcher, store = services.store] in store.afterWritesInFlight { dispatcher.kick() } }
         services.hub.planners.append(planner)
         return PushWiring(client: client, dispatcher: dispatcher)
     }
@@ -89,7 +90,8 @@ struct WebPushWiring {
             counts: services.pushCounts.service("webpush", kinds: PushCounts.webPushKinds,
                                                 outcomes: WebPushDispatcher.outcomes),
             lookAgainMillis: PushWiring.lookAgain(lease, services))
-        planner.onPlanned = { [unowned dispatcher] in dispatcher.kick() }
+        // After the planning write's COMMIT (`afterWritesInFlight`), so the drain sees its jobs.
+        planner.onPlanned = { [unowned dispatcher, store = services.store] in store.afterWritesInFlight { dispatcher.kick() } }
         if let problem = config.webPushContactProblem {
             Log.warn("Safari's push service (iPhone, iPad, Mac) refuses this Web Push contact; set WEB_PUSH_SUBJECT to a mailto: address or an https: URL of a public name",
                      ["contact": config.webPushContact, "reason": problem])

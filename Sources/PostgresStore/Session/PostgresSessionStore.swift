@@ -36,6 +36,11 @@ public final class PostgresSessionStore: SessionStore {
     /// The bodies waiting for a connection, first come first served; each is given a held
     /// link, or none when none is left up.
     var waiting: [PoolWaiter] = []
+    /// The writes begun so far, each numbered, and those not ended yet.
+    var writesBegun: UInt64 = 0
+    var writesInFlight: Set<UInt64> = []
+    /// Actions waiting for every write up to their number to end (`afterWritesInFlight`).
+    var afterWrites: [(upTo: UInt64, action: () -> Void)] = []
     /// When the last connection up was lost (or the store stopped).
     var lostAt: Instant?
     /// The availability last told to `onAvailabilityChange`; nil before the first.
@@ -101,7 +106,9 @@ public final class PostgresSessionStore: SessionStore {
     /// refused: that write did not commit.
     @discardableResult
     public func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
-        try await holding { session in
+        let write = beginWrite()
+        defer { endWrite(write) }
+        return try await holding { session in
             try await session.begin()
             let result: T
             do {

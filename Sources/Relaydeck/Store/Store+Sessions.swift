@@ -21,6 +21,11 @@ public protocol SessionStore: AnyObject {
     /// which plans its pushes in the write; `hub` publishes the changes after the COMMIT.
     @discardableResult
     func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T
+    /// `action` once every write in flight now has ended (committed or not): what a push
+    /// planner's kick waits for, since the drain it starts must see the jobs the planning
+    /// write adds. SQLite's turn has committed by the time a kick's drain runs (at the end of
+    /// the turn), so its store runs `action` at once.
+    func afterWritesInFlight(_ action: @escaping () -> Void)
 }
 
 /// The store for services written against `StoreSession` (issue 25: the same service code on
@@ -29,6 +34,10 @@ public protocol SessionStore: AnyObject {
 /// of its own, committed when its body returns; changes recorded through `turn` are published
 /// after the COMMIT. With SQLite every await in the body returns at once.
 extension Store: SessionStore {
+    public func afterWritesInFlight(_ action: @escaping () -> Void) {
+        action()
+    }
+
     @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
         let database = try readConnection()
