@@ -11,8 +11,9 @@ final class APIContext {
     let configuration: APIConfiguration
     let loop: EventLoop
     let wakeups: Wakeups
-    /// The challenges of `POST /v1/attest/challenge` not used yet, redeemed by `POST /v1/accounts`.
-    let challenges = ChallengeBook()
+    /// The challenges of `POST /v1/attest/challenge` not used yet, redeemed by `POST /v1/accounts`:
+    /// in memory with SQLite, shared by the nodes with PostgreSQL.
+    let challenges: any OneTimeChallenges
     /// App Attest's verifier; nil while the check is off (or, fail closed, when its root
     /// certificate cannot be read: account creation then answers 500).
     let attestVerifier: AppAttestVerifier?
@@ -56,6 +57,7 @@ final class APIContext {
         activity = ActivityRecorder(log: services.activity, loop: loop)
         attestVerifier = configuration.appAttest?.makeVerifier()
         rateCells = services.sqlite == nil ? RateCells(store: services.store, clock: services.clock) : nil
+        challenges = services.challengeBook(.attest, local: ChallengeBook())
         messageLimiter = RateLimit(.messages, configuration: configuration, refusals: limitRefusals, cells: rateCells)
         notifyLimiter = RateLimit(.notify, configuration: configuration, refusals: limitRefusals, cells: rateCells)
         wakeups.scopeRefused = { [scopeRefusals] scope, surface in scopeRefusals.refused(scope, surface: surface) }

@@ -135,8 +135,8 @@ import TestSupport
             SELECT indexname::text AS name FROM pg_indexes WHERE schemaname = current_schema()
             AND tablename <> 'schema_migrations' AND indexname NOT IN (SELECT conname FROM pg_constraint)
             """).map { try $0.text("name") })
-        // And the indexes of the tables only PostgreSQL has (`rate_cells`'s by time).
-        #expect(postgresIndexes == indexes.union(["rate_cells_by_time"]))
+        // And the indexes of the tables only PostgreSQL has (`rate_cells`' and `challenges`' by time).
+        #expect(postgresIndexes == indexes.union(["rate_cells_by_time", "challenges_by_expiry"]))
         let postgresTriggers = Set(try driver.query(connection, "SELECT tgname::text AS name FROM pg_trigger WHERE NOT tgisinternal")
             .map { try $0.text("name") })
         #expect(postgresTriggers == triggers)

@@ -131,7 +131,7 @@ def test_a_store_filled_through_the_api_is_copied_whole(start_server, postgres, 
         f" tables from {server.env['DATABASE_PATH']} to postgres://rd_admin:(hidden)@127.0.0.1:{postgres.port}/{database}"
         "?sslmode=disable; every table's row count and checksum match\n"), done.stdout
     lines = done.stderr.splitlines()
-    assert lines[0] == "relaydeckd: migrate-to-postgres: applied 17 schema migrations (up to version 17)", lines
+    assert lines[0] == "relaydeckd: migrate-to-postgres: applied 18 schema migrations (up to version 18)", lines
     copied = dict(line.removeprefix("relaydeckd: migrate-to-postgres: copied ").rsplit(": ", 1) for line in lines[1:])
     counts = every_table_alike(postgres, database, server.env["DATABASE_PATH"])
     assert copied == {table: f"{rows} row" + ("" if rows == 1 else "s") for table, rows in counts.items()}, lines
@@ -140,7 +140,7 @@ def test_a_store_filled_through_the_api_is_copied_whole(start_server, postgres, 
                   "web_push_vapid", "changes"]:
         assert counts[table] > 0, (table, counts)
     assert counts["tasks"] == 3 and counts["keys"] == 3 and counts["accounts"] == 2
-    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "17"
+    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "18"
     # The quota's counts came over as they were, and the triggers count again.
     assert postgres.psql(database, "SELECT sum(text_bytes) FROM accounts").strip() == \
         str(sum(row[0] for row in sqlite_rows(server.env["DATABASE_PATH"], "accounts", ["text_bytes"])))
@@ -179,7 +179,7 @@ def test_the_refusals_say_why_with_exit_codes_and_never_the_password(start_serve
     outdated = migrate(tmp_path, "--from", str(older), "--to", postgres.url(target))
     assert outdated.returncode == 1, outdated
     assert outdated.stderr == (f"relaydeckd: migrate-to-postgres: {older}: the SQLite file is at schema version 16, this "
-                               "relaydeckd's is 17: start this relaydeckd on it once (with DATABASE_PATH set to it and "
+                               "relaydeckd's is 18: start this relaydeckd on it once (with DATABASE_PATH set to it and "
                                "DATABASE_URL unset; it migrates the file at start), stop it, then copy again\n"), outdated
     assert postgres.psql(target, "SELECT to_regclass('schema_migrations') IS NULL").strip() == "t"
 
@@ -248,10 +248,10 @@ def test_a_copy_killed_half_way_leaves_postgresql_without_a_copied_row(start_ser
         assert postgres.psql(database, f"SELECT count(*) FROM {table}").strip() == expected, table
     assert postgres.psql(database, "SELECT seq FROM changes").strip() == "0"
     # The migrations committed before the copy began, and a second copy goes through.
-    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "17"
+    assert postgres.psql(database, "SELECT count(*) FROM schema_migrations").strip() == "18"
     done = migrate(tmp_path, "--from", store, "--to", postgres.url(database))
     assert done.returncode == 0, done
-    assert "relaydeckd: migrate-to-postgres: the database's schema is up to date (version 17)" in done.stderr
+    assert "relaydeckd: migrate-to-postgres: the database's schema is up to date (version 18)" in done.stderr
     assert postgres.psql(database, "SELECT count(*) FROM activity").strip() == str(activity_of(store))
 
 

@@ -124,10 +124,11 @@ public enum Limits {
     /// the field is `422 validation_failed`.
     public static let waitSeconds = 0...50
 
-    /// The challenges kept in memory until used (App Attest's and the passkeys', each its own
-    /// book): each lives `challengeLifetimeMillis`; a book holds at most `challengesKept`, and
-    /// one more while it is full of live ones is `challengesFull`. A rate limiter's table of
-    /// addresses, full of recent ones, refuses a new address the same way.
+    /// The challenges kept until used (App Attest's and the passkeys', each its own book, in
+    /// memory or, with PostgreSQL, in the database): each lives `challengeLifetimeMillis`; a
+    /// book holds at most `challengesKept`, and one more while it is full of live ones is
+    /// `challengesFull`. A rate limiter's table of addresses, full of recent ones, refuses a
+    /// new address the same way.
     public static let challengeLifetimeMillis: Int64 = 300_000
     public static let challengesKept = 100_000
     /// `429 rate_limited` with `Retry-After: 60`: a full book frees as its oldest expire.

@@ -46,5 +46,5 @@ extension PostgresSchema {
 
     /// The tables only PostgreSQL has, which neither the schema's match with SQLite's nor the
     /// copy from a SQLite file (`CopyPlan`) looks for there.
-    public static let postgresOnlyTables: Set<String> = ["change_feed_head", "change_feed", "rate_cells"]
+    public static let postgresOnlyTables: Set<String> = ["change_feed_head", "change_feed", "rate_cells", "challenges"]
 }

@@ -159,6 +159,7 @@ public enum PostgresSchema {
             "CREATE INDEX web_push_jobs_leased ON web_push_jobs(leased_until) WHERE leased_until IS NOT NULL",
         ]),
         severalNodesMigration,
+        challengesMigration,
     ]
 
     /// The rows a migration puts in a table of its own (`changes`' one row, migration 2): a

@@ -546,6 +546,10 @@ public enum Schema {
         // is one process, which needs neither: the number is kept so that both schemas count
         // their migrations alike.
         Migration(version: 17, name: "several nodes", sql: ""),
+        // Issue 25: the one-time challenges of App Attest and the passkeys, which several
+        // nodes share on PostgreSQL (`PostgresSchema.challengesMigration`). One SQLite file is
+        // one process, which keeps them in memory: no SQL, as for 17.
+        Migration(version: 18, name: "shared challenges", sql: ""),
     ]
 
     // The SQL of migration 8, written once here so that the twelve triggers cannot drift

@@ -43,7 +43,7 @@ import Testing
 
     /// Gives out the recorded challenge, as the challenge route would have.
     private func giveChallenge(_ api: APIHarness) {
-        api.handler.context.challenges.add(Self.recorded.challenge, nowMillis: api.clock.wallMillis)
+        api.handler.context.attestBook.add(Self.recorded.challenge, nowMillis: api.clock.wallMillis)
     }
 
     private func body(keyID: String = recorded.keyID, challenge: String = recorded.challenge, object: String = recorded.object) -> String {
@@ -95,7 +95,7 @@ import Testing
         let otherKey = Base64.encode([UInt8](repeating: 7, count: 32))
         #expect(try api.send("POST", "/v1/accounts", body: body(keyID: otherKey)).text == Self.invalid)
         #expect(try api.send("POST", "/v1/accounts", body: body()).text == Self.invalid)
-        #expect(api.handler.context.challenges.count == 0)
+        #expect(api.handler.context.attestBook.count == 0)
     }
 
     @Test func eachFailedCheckIsInvalid() throws {
@@ -110,7 +110,7 @@ import Testing
         #expect(try late.send("POST", "/v1/accounts", body: body()).text == Self.invalid)
         // A challenge that is not the one the attestation was made for.
         let api = try harness()
-        api.handler.context.challenges.add("another challenge", nowMillis: api.clock.wallMillis)
+        api.handler.context.attestBook.add("another challenge", nowMillis: api.clock.wallMillis)
         #expect(try api.send("POST", "/v1/accounts", body: body(challenge: "another challenge")).text == Self.invalid)
         // An object that is base64 but not an attestation.
         giveChallenge(api)

@@ -21,7 +21,7 @@ extension AccountRoutes {
             // `app-integrity.md#get-a-challenge`: an attempt that fails uses the challenge
             // too, also one refused for its shape or its rate, so it is taken before any check.
             if let offered {
-                challengeRedeemed = context.challenges.redeem(offered, nowMillis: context.services.clock.wallMillis)
+                challengeRedeemed = try await context.challenges.use(Array(offered.utf8), owner: "", nowMillis: context.services.clock.wallMillis)
             }
         } else {
             // With the check off the server ignores the field, whatever it holds.

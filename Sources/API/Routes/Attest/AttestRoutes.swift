@@ -26,14 +26,14 @@ final class AttestRoutes: RouteGroup {
 
     /// Closed creation first, then the app code (`app-integrity.md#app-code`), then the
     /// address's limit. A challenge serves only `POST /v1/accounts`: while account creation is
-    /// closed it is of no use to anyone and would only let a stranger fill the book in memory,
-    /// so the route answers the same `403` as account creation.
+    /// closed it is of no use to anyone and would only let a stranger fill the book, so the
+    /// route answers the same `403` as account creation.
     func challenge(_ call: Call) async throws -> Outcome {
         guard context.configuration.accountCreationOpen else { throw APIError.accountCreationClosed }
         try Gate.checkAppCode(call.request, context: context)
         try await challengeLimiter.admit(context.client(of: call.request).text, now: context.nowMicros)
-        guard let challenge = context.challenges.issue(random: context.services.random,
-                                                       nowMillis: context.services.clock.wallMillis) else {
+        let challenge = ChallengeBook.text(random: context.services.random)
+        guard try await context.challenges.issue(Array(challenge.utf8), owner: "", nowMillis: context.services.clock.wallMillis) else {
             throw Limits.challengesFull
         }
         return Answers.object(capacity: 96) { writer in

@@ -23,7 +23,7 @@ extension WebRoutes {
         let rp = try origin(call)
         let existing = try await signIn.passkeys(accountID: session.accountID)
         try await countChallenge(call)
-        guard let challenge = challenges.issue(owner: session.accountID, random: context.services.random,
+        guard let challenge = try await challenges.issue(owner: session.accountID, random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw Limits.challengesFull
         }
@@ -104,7 +104,7 @@ extension WebRoutes {
         let clientData = credential["clientDataJSON"]!
         // The challenge is used up by this attempt whatever follows.
         guard let challenge = try? WebAuthnVerifier.challenge(in: clientData),
-              challenges.redeem(challenge, owner: session.accountID, nowMillis: context.services.clock.wallMillis) else {
+              try await challenges.use(challenge, owner: session.accountID, nowMillis: context.services.clock.wallMillis) else {
             throw refused
         }
         let made: WebAuthnVerifier.NewCredential
@@ -146,7 +146,7 @@ extension WebRoutes {
         try OwnOrigin.screen(call.request.head, context.configuration)
         let rp = try origin(call)
         try await countChallenge(call)
-        guard let challenge = challenges.issue(owner: "", random: context.services.random,
+        guard let challenge = try await challenges.issue(owner: "", random: context.services.random,
                                                nowMillis: context.services.clock.wallMillis) else {
             throw Limits.challengesFull
         }
@@ -181,7 +181,7 @@ extension WebRoutes {
         try await countAttempt(call)
         let clientData = credential["clientDataJSON"]!
         guard let challenge = try? WebAuthnVerifier.challenge(in: clientData),
-              challenges.redeem(challenge, owner: "", nowMillis: context.services.clock.wallMillis),
+              try await challenges.use(challenge, owner: "", nowMillis: context.services.clock.wallMillis),
               let passkey = try await signIn.passkey(credentialID: credential["rawId"]!),
               credential["userHandle"]! == Array(passkey.accountID.utf8) else {
             throw APIError.unauthorized

@@ -10,7 +10,8 @@ import Relaydeck
 final class WebRoutes: RouteGroup {
     let context: APIContext
     var signIn: WebSignIn { context.services.webSignIn }
-    let challenges = PasskeyChallenges()
+    /// The passkeys' challenges: in memory with SQLite, shared by the nodes with PostgreSQL.
+    let challenges: any OneTimeChallenges
     /// Sign-in attempts (a link, a token, a passkey) for each client address.
     let attemptLimiter: RateLimit
     /// Passkey challenges for each client address (`Limits.Rate.webChallenges`).
@@ -18,6 +19,7 @@ final class WebRoutes: RouteGroup {
 
     init(_ context: APIContext) {
         self.context = context
+        challenges = context.services.challengeBook(.passkey, local: PasskeyChallenges())
         attemptLimiter = context.rateLimit(.webSignIn)
         challengeLimiter = context.rateLimit(.webChallenges)
     }
