@@ -12,7 +12,9 @@
 /// The snapshots handed out are noted here, in memory, per account. Those of an earlier
 /// process are not, so every task changed at or before `floor` (the change counter when this
 /// process first moved a task, at least every snapshot handed out before) keeps noting its
-/// moves as before. Used on the loop thread only, like the `Tasks` that holds it.
+/// moves as before. Used on the loop thread only, like the `Tasks` that holds it. Not with
+/// PostgreSQL: several nodes may serve one account, and the cursor one handed out is unknown
+/// to the others, so there every move is noted.
 final class ListSnapshots {
     /// The newest snapshot handed out in a cursor, per account, with when it was.
     private var newest: [String: (snapshot: Int64, issuedAt: Int64)] = [:]

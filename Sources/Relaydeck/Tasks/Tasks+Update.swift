@@ -19,9 +19,11 @@ extension Tasks {
                                   growth: StorageQuota.bytes(of: after) - StorageQuota.bytes(of: before))
             let seq = try await Self.nextSeq(db)
             // Where the task stood before it moves to the top: a cursor begun earlier still
-            // finds it there (`TaskCursor`), when one can need it (`ListSnapshots`). Old moves
+            // finds it there (`TaskCursor`), when one can need it (`ListSnapshots`; with
+            // PostgreSQL always, since another node may have handed the cursor out). Old moves
             // no cursor can use go on the way.
-            if snapshots.needsRow(accountID: before.accountID, changedSeq: changedSeq, seq: seq, now: now) {
+            if db.dialect == .postgres
+                || snapshots.needsRow(accountID: before.accountID, changedSeq: changedSeq, seq: seq, now: now) {
                 try await db.run(TaskSQL.insertMove, .text(before.id), .integer(seq), .integer(before.updatedAt),
                                                          .integer(now))
                 try await db.run(TaskSQL.pruneMoves, .integer(now - TaskCursor.lifetimeMillis))
