@@ -179,6 +179,26 @@ import Testing
         #expect(try db.run { try await again.vapidKey() }.publicKey == made.publicKey)
         #expect(again.keptVAPIDKey?.publicKey == made.publicKey)
     }
+
+    /// Two nodes starting at once on a database without a key: each reads none and makes
+    /// one; the second's insert finds the first's (it waited for its COMMIT on the key's row)
+    /// and reads it back. Before, it failed on the primary key and that node had no key.
+    @Test func twoNodesMakingTheVAPIDKeyAtOnceBothKeepTheFirstOnPostgreSQL() throws {
+        let db = try Filled()
+        _ = try db.driver.query(db.connection, "DELETE FROM web_push_vapid")
+        let nodes = [WebPushSubscriptions(store: db.store, clock: ManualClock()),
+                     WebPushSubscriptions(store: try db.driver.sessionStore(db.database), clock: ManualClock())]
+        var keys: [Result<P256.PrivateKey, any Error>] = []
+        for node in nodes {
+            db.driver.loop.startTask {
+                do { keys.append(.success(try await node.vapidKey())) } catch { keys.append(.failure(error)) }
+            }
+        }
+        db.driver.loop.run(until: { keys.count == 2 }, within: .seconds(30))
+        let made = try keys.map { try $0.get().publicKey }
+        #expect(made.count == 2 && made[0] == made[1])
+        #expect(try db.count("SELECT count(*) AS n FROM web_push_vapid") == 1)
+    }
 }
 
 private typealias Filled = PostgresSessionStoreTests.Filled

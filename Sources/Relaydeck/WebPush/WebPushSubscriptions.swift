@@ -86,7 +86,8 @@ public final class WebPushSubscriptions {
 
     /// The server's VAPID key: the one in the store, or a new one made and stored at the first
     /// start. It stays for the store's life (a backup carries it): a new key would leave every
-    /// subscription unable to receive.
+    /// subscription unable to receive. Nodes that start together on one new PostgreSQL
+    /// database may each make one: the first stored is the key, and each reads it back.
     public func vapidKey() async throws -> P256.PrivateKey {
         if let kept { return kept }
         let now = clock.wallMillis
@@ -96,7 +97,8 @@ public final class WebPushSubscriptions {
             }
             let made = try P256.PrivateKey()
             try await db.run(SQL.storeVAPIDKey, .blob(made.scalar), .integer(now))
-            return made
+            guard let stored = try await db.firstRow(SQL.vapidKey, decode: { try $0.blob("private_key") }) else { return made }
+            return try P256.PrivateKey(scalar: stored)
         }
         kept = key
         return key
@@ -130,6 +132,8 @@ public final class WebPushSubscriptions {
         /// (`WebPushOutbox.SQL`), in SQLite's form until it runs on a session.
         static let deleteJobs = "DELETE FROM web_push_jobs WHERE account_id = $1 AND subscription_id = $2"
         static let vapidKey = "SELECT private_key FROM web_push_vapid WHERE id = 1"
-        static let storeVAPIDKey = "INSERT INTO web_push_vapid (id, private_key, created_at) VALUES (1, $1, $2)"
+        static let storeVAPIDKey = """
+            INSERT INTO web_push_vapid (id, private_key, created_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING
+            """
     }
 }
