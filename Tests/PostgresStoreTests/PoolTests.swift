@@ -88,7 +88,9 @@ import TestSupport
     }
 
     @Test func aConnectionLostWhileAnotherIsUpLeavesTheBodiesInLineToTheOther() throws {
-        let harness = try ReconnectHarness(connections: 2)
+        // The lost place is not made again before the test releases the holder (a loaded
+        // machine would otherwise hand the line the new connection first).
+        let harness = try ReconnectHarness(connections: 2, backoff: ReconnectBackoff(first: .seconds(3), cap: .seconds(3)))
         let bodies = Bodies()
         var release = false
         bodies.start(["victim", "holder", "third", "fourth"], on: harness) { name, session in
@@ -108,7 +110,7 @@ import TestSupport
         #expect(bodies.failures.keys.sorted() == ["victim"])
         #expect(try harness.marks() == [2, 3, 4])
         // The lost place connects again by itself.
-        #expect(harness.loop.run(until: { harness.store.connectedCount == 2 }, within: .seconds(5)))
+        #expect(harness.loop.run(until: { harness.store.connectedCount == 2 }, within: .seconds(10)))
     }
 
     @Test func theLastConnectionLostRefusesTheBodiesInLine() throws {
