@@ -85,6 +85,9 @@ public final class PostgresSessionStore: SessionStore {
     /// Bodies waiting for a connection now.
     public var waitingCount: Int { waiting.count }
 
+    /// A read runs outside a transaction block: each statement is a transaction of its own,
+    /// so a body of one statement that writes (`RateCells.take`'s upsert) commits with it, in
+    /// one round trip.
     @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
         try await holding { try await body($0) }
