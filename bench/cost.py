@@ -28,9 +28,11 @@ for each run.
 With `--postgres` the store is PostgreSQL: a cluster of the run's own (bench/cost_postgres.py:
 bench/postgres.py's), a new database for each server. Beside relaydeckd's figure each row then
 says what the database did for a request over the same requests: with `--callgrind`, the
-statements relaydeckd sent and its COMMITs, and below the table each statement's calls per
-request (the cluster logs them, which costs it CPU time); without, the CPU time of the
-cluster's processes.
+statements relaydeckd sent, the round trips (its batches, counted in the dump) and its
+COMMITs, and below the table each statement's calls per request (the cluster logs them, which
+costs it CPU time); without, the CPU time of the cluster's processes. The activity log's
+batch leaves 20 ms after its first entry, so how many entries a batch holds, and so a GET's
+figures, move a few % with the pace of a run.
 
 Rows: health (`GET /health`), task-get (`GET /v1/tasks/{id}` with an API key), task-write
 (`POST /v1/tasks`, then a `PATCH` of that task to done: each a committed write; 20 keys take
@@ -269,6 +271,8 @@ def measure(row: str, requests: int, width: int, callgrind: bool, profile: bool)
             subprocess.run(["callgrind_control", "-d", str(server.pid)], check=True, capture_output=True)
             dump = Path(f"{out}.1")
             total = int(re.search(r"^totals: (\d+)", dump.read_text(errors="replace"), re.M).group(1))
+            if database:
+                DATABASE_COUNTS[row][-1]["batches"] = batches_sent(dump)
             if profile:
                 RESULTS.mkdir(exist_ok=True)
                 kept = RESULTS / f"callgrind.{row}.out"
@@ -280,6 +284,15 @@ def measure(row: str, requests: int, width: int, callgrind: bool, profile: bool)
         for connection in locals().get("connections", []):
             connection.sock.close()
         server.stop()
+
+
+def batches_sent(dump: Path) -> int:
+    """The round trips to PostgreSQL in a dump: the calls of `PostgresConnection.run`, which
+    sends one batch each (a statement is not a round trip: BEGIN goes with the first
+    statement of its transaction)."""
+    read = Dump(str(dump))
+    return sum(read.called(function) for function in read.functions
+               if read.shown[function] == "PostgresConnection.run(_:completion:)")
 
 
 def print_profile(dump: Path, requests: int):
@@ -301,7 +314,7 @@ def database_cells(row: str, callgrind: bool) -> str:
     sent = [(calls, query) for calls, toplevel, query in last["statements"] if toplevel]
     top = sum(calls for calls, _ in sent) / last["requests"]
     commits = sum(calls for calls, query in sent if query == "COMMIT") / last["requests"]
-    return f" {top:.2f} | {commits:.2f} |"
+    return f" {top:.2f} | {last['batches'] / last['requests']:.2f} | {commits:.2f} |"
 
 
 def statement_lines(row: str) -> list[str]:
@@ -344,8 +357,9 @@ def main():
     header = f"| row | {unit} per request |"
     rule = "|---|---:|"
     if args.postgres:
-        header += " statements per request | COMMITs per request |" if args.callgrind else " PostgreSQL's µs of CPU |"
-        rule += "---:|---:|" if args.callgrind else "---:|"
+        header += (" statements per request | round trips per request | COMMITs per request |" if args.callgrind
+                   else " PostgreSQL's µs of CPU |")
+        rule += "---:|---:|---:|" if args.callgrind else "---:|"
     flags = (" --callgrind" if args.callgrind else "") + (" --postgres" if args.postgres else "")
     lines = [f"## Cost per request ({time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}, commit {commit}, "
              f"load average {os.getloadavg()[0]:.1f})", "",
