@@ -106,10 +106,11 @@ public final class PostgresConnection: IOHandler {
         var planned: [Pipeline.Statement] = []
         planned.reserveCapacity(statements.count)
         for statement in statements {
-            switch prepared.plan(statement.sql) {
+            let (plan, columns) = prepared.planWithColumns(statement.sql)
+            switch plan {
             case .bind(let name):
                 planned.append(Pipeline.Statement(sql: statement.sql, isCommit: statement.isCommit, parsedName: nil,
-                                                  columns: prepared.columns(statement.sql)))
+                                                  columns: columns))
                 writer.bind(statement: name, statement.values)
             case .parse(let name):
                 planned.append(Pipeline.Statement(sql: statement.sql, isCommit: statement.isCommit, parsedName: name))
