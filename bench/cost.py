@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The cost of one request, measured by what the machine's load does not move (issue 20).
 
-    bench/cost.py [--callgrind [--profile]] [--requests N] [--connections C] [ROW...]
+    bench/cost.py [--callgrind [--profile]] [--postgres] [--requests N] [--connections C] [ROW...]
 
 A fixed workload against relaydeckd: C connections in lockstep (each sends one request, then
 every answer is read before the next round), N requests after a warm-up, a server of its own
@@ -25,6 +25,15 @@ for each run.
   instructions and keeps the dump (call sites apart, `--dump-instr=yes`) as
   bench/results/callgrind.<row>.out for bench/callgrind_read.py.
 
+With `--postgres` the store is PostgreSQL: a cluster of the run's own (bench/cost_postgres.py:
+bench/postgres.py's), a new database for each server. Beside relaydeckd's figure each row then
+says what the database did for a request over the same requests: with `--callgrind`, the
+statements relaydeckd sent, the round trips (its batches, counted in the dump) and its
+COMMITs, and below the table each statement's calls per request (the cluster logs them, which
+costs it CPU time); without, the CPU time of the cluster's processes. The activity log's
+batch leaves 20 ms after its first entry, so how many entries a batch holds, and so a GET's
+figures, move a few % with the pace of a run.
+
 Rows: health (`GET /health`), task-get (`GET /v1/tasks/{id}` with an API key), task-write
 (`POST /v1/tasks`, then a `PATCH` of that task to done: each a committed write; 20 keys take
 turns), task-write-full (the same with `DURABILITY=full`: an `fsync` at each COMMIT), mcp (`tools/call update_task` on one task, a new progress each call), push-devices
@@ -47,6 +56,7 @@ import sys
 import time
 from pathlib import Path
 
+from cost_postgres import CostCluster
 from common import PUSH_ACCOUNTS, MCP_VERSION, ROOT, BINARY, WORK, Server, _children, call, cpu_seconds, log, new_account
 from callgrind_read import Dump, print_self
 from push_devices import populate, push_env, register_devices
@@ -54,6 +64,9 @@ from push_devices import populate, push_env, register_devices
 _port = 0
 COST_RUNS = int(os.environ.get("BENCH_COST_RUNS", "5"))
 RESULTS = ROOT / "bench/results"
+# The run's PostgreSQL (`--postgres`), and what it counted for each row's last run.
+CLUSTER: CostCluster | None = None
+DATABASE_COUNTS: dict[str, list[dict]] = {}
 
 
 class Connection:
@@ -225,6 +238,9 @@ def measure(row: str, requests: int, width: int, callgrind: bool, profile: bool)
     """One run: a server of its own, the warm-up, then `requests` requests. Returns µs of CPU
     per request, or instructions per request under callgrind."""
     env = push_env(WORK) if row == "push-devices" else {"DURABILITY": "full"} if row == "task-write-full" else {}
+    database = None
+    if CLUSTER:
+        database, env["DATABASE_URL"] = CLUSTER.new_database()
     if callgrind:
         out = WORK / f"callgrind.{row}"
         server = Server(env, wrapper=["valgrind", "--tool=callgrind", "--dump-instr=yes", f"--callgrind-out-file={out}"],
@@ -238,16 +254,25 @@ def measure(row: str, requests: int, width: int, callgrind: bool, profile: bool)
         run = ROWS[row](server, connections)
         run(max(2, (200 if callgrind else 2000) // width))
         settle()
+        if database:
+            log_offset = CLUSTER.reset(database)
+            database_before = CLUSTER.cpu_seconds()
         if callgrind:
             subprocess.run(["callgrind_control", "-z", str(server.pid)], check=True, capture_output=True)
         else:
             before = cpu_seconds([server.pid])
         sent = run(max(2, requests // width))
         settle()
+        if database:
+            database_us = (CLUSTER.cpu_seconds() - database_before) * 1e6 / sent
+            DATABASE_COUNTS.setdefault(row, []).append({"requests": sent, "statements": CLUSTER.statements(database, log_offset),
+                                                        "cpu": database_us})
         if callgrind:
             subprocess.run(["callgrind_control", "-d", str(server.pid)], check=True, capture_output=True)
             dump = Path(f"{out}.1")
             total = int(re.search(r"^totals: (\d+)", dump.read_text(errors="replace"), re.M).group(1))
+            if database:
+                DATABASE_COUNTS[row][-1]["batches"] = batches_sent(dump)
             if profile:
                 RESULTS.mkdir(exist_ok=True)
                 kept = RESULTS / f"callgrind.{row}.out"
@@ -261,6 +286,15 @@ def measure(row: str, requests: int, width: int, callgrind: bool, profile: bool)
         server.stop()
 
 
+def batches_sent(dump: Path) -> int:
+    """The round trips to PostgreSQL in a dump: the calls of `PostgresConnection.run`, which
+    sends one batch each (a statement is not a round trip: BEGIN goes with the first
+    statement of its transaction)."""
+    read = Dump(str(dump))
+    return sum(read.called(function) for function in read.functions
+               if read.shown[function] == "PostgresConnection.run(_:completion:)")
+
+
 def print_profile(dump: Path, requests: int):
     """Where the instructions went: the functions with the most of their own, per request
     (bench/callgrind_read.py reads the dump further)."""
@@ -268,11 +302,43 @@ def print_profile(dump: Path, requests: int):
     print_self(Dump(str(dump)), requests, 40)
 
 
+def database_cells(row: str, callgrind: bool) -> str:
+    """`--postgres`: a row's statements and transactions per request (its last run: those
+    relaydeckd sent, and its COMMITs), and the cluster's CPU time per request, median
+    (min–max) of the runs."""
+    counts = DATABASE_COUNTS.get(row, [])
+    if not callgrind:
+        cpu = [count["cpu"] for count in counts]
+        return f" {statistics.median(cpu):,.1f} ({min(cpu):,.1f}–{max(cpu):,.1f}) |"
+    last = counts[-1]
+    sent = [(calls, query) for calls, toplevel, query in last["statements"] if toplevel]
+    top = sum(calls for calls, _ in sent) / last["requests"]
+    commits = sum(calls for calls, query in sent if query == "COMMIT") / last["requests"]
+    return f" {top:.2f} | {last['batches'] / last['requests']:.2f} | {commits:.2f} |"
+
+
+def statement_lines(row: str) -> list[str]:
+    """Each statement of a row's last run, with its calls per request (at least 0.01)."""
+    counts = DATABASE_COUNTS.get(row, [])
+    if not counts or not counts[-1]["statements"]:
+        return []
+    last = counts[-1]
+    lines = ["", f"{row}: statements per request (the server's log; nested: run by a trigger's function, "
+                 "pg_stat_statements)", ""]
+    for calls, toplevel, query in last["statements"]:
+        if calls / last["requests"] >= 0.01:
+            shown = query if len(query) <= 160 else query[:157] + "..."
+            lines.append(f"- {calls / last['requests']:.2f}{'' if toplevel else ' nested'}: `{shown}`")
+    return lines
+
+
 def main():
+    global CLUSTER
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rows", nargs="*", metavar="ROW", help=" ".join(ROWS))
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--profile", action="store_true", help="with --callgrind: where the instructions went")
+    parser.add_argument("--postgres", action="store_true", help="the store on PostgreSQL (a cluster of the run's own)")
     parser.add_argument("--requests", type=int)
     parser.add_argument("--connections", type=int)
     args = parser.parse_args()
@@ -288,31 +354,45 @@ def main():
     unit = "instructions" if args.callgrind else "µs of CPU"
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
+    header = f"| row | {unit} per request |"
+    rule = "|---|---:|"
+    if args.postgres:
+        header += (" statements per request | round trips per request | COMMITs per request |" if args.callgrind
+                   else " PostgreSQL's µs of CPU |")
+        rule += "---:|---:|---:|" if args.callgrind else "---:|"
+    flags = (" --callgrind" if args.callgrind else "") + (" --postgres" if args.postgres else "")
     lines = [f"## Cost per request ({time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}, commit {commit}, "
              f"load average {os.getloadavg()[0]:.1f})", "",
-             f"`bench/cost.py{' --callgrind' if args.callgrind else ''} --requests {requests} --connections "
+             f"`bench/cost.py{flags} --requests {requests} --connections "
              f"{args.connections}`: {unit} per request" + ("" if args.callgrind else f", median (min–max) of {runs}"), "",
-             f"| row | {unit} per request |", "|---|---:|"]
+             header, rule]
     try:
+        if args.postgres:
+            CLUSTER = CostCluster(counting=args.callgrind)
         for row in rows:
             figures = []
             for run in range(runs):
                 figures.append(measure(row, requests, args.connections, args.callgrind, args.profile))
                 log(f"cost {row} run {run + 1}: {figures[-1]:,.1f} {unit} per request")
             if args.callgrind:
-                lines.append(f"| {row} | {figures[0]:,.0f} |")
+                cells = f"| {row} | {figures[0]:,.0f} |"
             else:
-                lines.append(f"| {row} | {statistics.median(figures):,.1f} ({min(figures):,.1f}–{max(figures):,.1f}) |")
+                cells = f"| {row} | {statistics.median(figures):,.1f} ({min(figures):,.1f}–{max(figures):,.1f}) |"
+            lines.append(cells + (database_cells(row, args.callgrind) if args.postgres else ""))
     finally:
         for child in _children:
             if child.poll() is None:
                 child.kill()
                 child.wait()
+        if CLUSTER:
+            CLUSTER.stop()
         shutil.rmtree(WORK, ignore_errors=True)
+    for row in rows:
+        lines += statement_lines(row)
     text = "\n".join(lines) + "\n"
     print(text)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"cost{'-callgrind' if args.callgrind else ''}.md").write_text(text)
+    (RESULTS / f"cost{'-callgrind' if args.callgrind else ''}{'-postgres' if args.postgres else ''}.md").write_text(text)
 
 
 if __name__ == "__main__":

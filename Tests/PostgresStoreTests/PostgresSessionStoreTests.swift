@@ -128,6 +128,25 @@ import TestSupport
         #expect(removed == 1)
     }
 
+    /// A read's statements run outside a transaction block, each committed by itself, which
+    /// `RateCells.take`'s upsert counts on (one round trip); a write's share one transaction.
+    @Test func eachStatementOfAReadIsATransactionOfItsOwnAndAWritesShareOne() throws {
+        let db = try Filled(connections: 1)
+        let transaction = "SELECT txid_current() AS n"
+        let read = try db.run {
+            try await db.store.reading { session in
+                [try await session.count(transaction), try await session.count(transaction)]
+            }
+        }
+        let written = try db.run {
+            try await db.store.writing { session in
+                [try await session.count(transaction), try await session.count(transaction)]
+            }
+        }
+        #expect(read[0] != read[1])
+        #expect(written[0] == written[1])
+    }
+
     @Test func aStoppedStoreIsUnavailableWithTheStoresRetryAfter() throws {
         let db = try Filled()
         db.store.stop()

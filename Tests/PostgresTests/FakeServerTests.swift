@@ -86,6 +86,25 @@ import TestSupport
         #expect(closed == error)
     }
 
+    /// The deadline's timer is set for the first batch and left there once it is answered: the
+    /// next batch still has its own whole deadline, counted from when it was sent.
+    @Test func aBatchSentAfterAnAnsweredOneHasItsOwnWholeDeadline() throws {
+        var batches = 0
+        let server = try loggedIn { peer in
+            batches += 1
+            guard batches == 1 else { return }
+            peer.send(Backend.parseComplete + Backend.noParameters + Backend.rowDescription + Backend.bindComplete
+                + Backend.dataRow(1) + Backend.message("C", Backend.cString("SELECT 1")) + Backend.readyForQuery)
+        }
+        let connection = try driver.open(settings(server), limits: Self.tightLimits)
+        #expect(try driver.run(connection, [PostgresQuery("SELECT n")]).get().result(0).rows.count == 1)
+        let pause = driver.loop.now + .milliseconds(200)
+        driver.run { driver.loop.now >= pause }
+        let sent = driver.loop.now
+        #expect(failure(try driver.run(connection, [PostgresQuery("SELECT n")])) == PostgresError(.timedOut, "no answer to a batch within 300 ms"))
+        #expect(driver.loop.now - sent >= .milliseconds(300))
+    }
+
     @Test func aFloodOfNoticesCannotHoldTheLoopPastTheDeadline() throws {
         let server = try loggedIn { peer in
             let notice = Backend.message("N", [UInt8(ascii: "S")] + Backend.cString("NOTICE") + [UInt8(ascii: "M")] + Backend.cString("spam") + [0])

@@ -87,6 +87,22 @@ import TestSupport
         #expect(try row.double("d") == -0.125)
     }
 
+    /// Each parameter is written straight into its Bind: the empty ones, the texts a double
+    /// has beside its digits, a false.
+    @Test func theEdgesOfEachParameterKindReadBackAsSent() throws {
+        let row = try #require(try driver.query(connection, """
+            SELECT $1::text AS empty, octet_length($2::bytea)::int8 AS none, $3::float8 AS nan, $4::float8 AS low, \
+            $5::bool AS no, $6::text IS NULL AS missing, $7::int8 AS zero
+            """, [.text(""), .bytes([]), .double(.nan), .double(-.infinity), .bool(false), .null, .integer(0)]).get().rows.first)
+        #expect(try row.text("empty") == "")
+        #expect(try row.int64("none") == 0)
+        #expect(try row.double("nan").isNaN)
+        #expect(try row.double("low") == -.infinity)
+        #expect(try !row.bool("no"))
+        #expect(try row.bool("missing"))
+        #expect(try row.int64("zero") == 0)
+    }
+
     @Test func aColumnReadAsWhatItIsNotIsAMismatch() throws {
         let result = try driver.query(connection, "SELECT 1::int8 AS n, NULL::int8 AS m").get()
         let row = try #require(result.rows.first)

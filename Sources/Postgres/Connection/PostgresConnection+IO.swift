@@ -159,17 +159,18 @@ extension PostgresConnection {
         }
     }
 
-    /// The one timer follows the current deadline: the set-up's, then the oldest batch's.
+    /// The one timer follows the current deadline: the set-up's, then the oldest batch's. It
+    /// is only ever brought forward here, never moved back nor cancelled when the batches are
+    /// answered: each batch's deadline is later than those before it, so a timer set for the
+    /// oldest is early or right, and when it fires `deadlinePassed` sets it for the oldest
+    /// then (or leaves it, none waiting). Moving it for every batch sent and answered was two
+    /// changes of the loop's timer heap a round trip.
     func armTimer() {
-        guard phase == .ready else { return }
-        guard let deadline = pipeline.nextDeadline else {
-            if let timer { loop.cancel(timer) }
-            return
-        }
+        guard phase == .ready, let deadline = pipeline.nextDeadline else { return }
         if timer == nil {
             timer = loop.makeTimer { [weak self] in self?.deadlinePassed() }
         }
-        if let timer, timer.deadline != deadline || !timer.isScheduled {
+        if let timer, !timer.isScheduled || deadline < timer.deadline {
             loop.reschedule(timer, at: deadline)
         }
     }

@@ -82,6 +82,9 @@ public final class PostgresConnection: IOHandler {
     /// Statements this connection has prepared by name.
     public var preparedStatementCount: Int { prepared.count }
 
+    /// Batches sent so far: the round trips to the server (tests count them).
+    public private(set) var batchesSent = 0
+
     /// Sends `statements` as one batch: each parsed once per connection (by SQL text) and
     /// then only bound and executed, all in one write with one Sync at the end. Outside a
     /// transaction block the batch is one implicit transaction. `completion` runs on the
@@ -103,10 +106,11 @@ public final class PostgresConnection: IOHandler {
         var planned: [Pipeline.Statement] = []
         planned.reserveCapacity(statements.count)
         for statement in statements {
-            switch prepared.plan(statement.sql) {
+            let (plan, columns) = prepared.planWithColumns(statement.sql)
+            switch plan {
             case .bind(let name):
                 planned.append(Pipeline.Statement(sql: statement.sql, isCommit: statement.isCommit, parsedName: nil,
-                                                  columns: prepared.columns(statement.sql)))
+                                                  columns: columns))
                 writer.bind(statement: name, statement.values)
             case .parse(let name):
                 planned.append(Pipeline.Statement(sql: statement.sql, isCommit: statement.isCommit, parsedName: name))
@@ -118,6 +122,7 @@ public final class PostgresConnection: IOHandler {
         }
         writer.sync()
         pipeline.append(Pipeline.Batch(statements: planned, deadline: loop.now + limits.queryTimeout, completion: completion))
+        batchesSent += 1
         send(writer.bytes)
         armTimer()
     }

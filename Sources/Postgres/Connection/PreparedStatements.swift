@@ -25,15 +25,21 @@ struct PreparedStatements {
     }
 
     mutating func plan(_ sql: String) -> Plan {
+        planWithColumns(sql).plan
+    }
+
+    /// The plan, and for a known statement its rows' columns: the text looked up once (it is
+    /// hashed whole, and a statement's text runs to hundreds of bytes).
+    mutating func planWithColumns(_ sql: String) -> (plan: Plan, columns: RowColumns?) {
         switch entries[sql] {
-        case .prepared(let name, _)?: return .bind(name: name)
-        case .pending?: return .parse(name: "")
+        case .prepared(let name, let columns)?: return (.bind(name: name), columns)
+        case .pending?: return (.parse(name: ""), nil)
         case nil:
-            guard entries.count < capacity else { return .parse(name: "") }
+            guard entries.count < capacity else { return (.parse(name: ""), nil) }
             let name = "rd\(nextNumber)"
             nextNumber += 1
             entries[sql] = .pending(name: name)
-            return .parse(name: name)
+            return (.parse(name: name), nil)
         }
     }
 

@@ -72,17 +72,24 @@ extension MessageWriter {
         int16(Int16(truncatingIfNeeded: values.count))
         for value in values { int16(value.isBinary ? 1 : 0) }
         int16(Int16(truncatingIfNeeded: values.count))
-        for value in values {
-            if let encoded = value.encoded {
-                int32(Int32(truncatingIfNeeded: encoded.count))
-                raw(encoded)
-            } else {
-                int32(-1)
-            }
-        }
+        for value in values { parameter(value) }
         int16(1)
         int16(1)
         end()
+    }
+
+    /// A parameter's length and bytes (-1 for NULL), written straight in: no array of its own
+    /// for each value.
+    private mutating func parameter(_ value: PostgresValue) {
+        if case .bytes(let data) = value {
+            int32(Int32(truncatingIfNeeded: data.count))
+            raw(data)
+        } else if let text = value.text {
+            int32(Int32(truncatingIfNeeded: text.utf8.count))
+            utf8(text)
+        } else {
+            int32(-1)
+        }
     }
 
     /// Execute the unnamed portal to its last row.

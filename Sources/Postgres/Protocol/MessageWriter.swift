@@ -49,6 +49,11 @@ struct MessageWriter {
         bytes.append(0)
     }
 
+    /// The UTF-8 of `text`, without a NUL.
+    mutating func utf8(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
     mutating func raw(_ data: [UInt8]) {
         bytes.append(contentsOf: data)
     }

@@ -15,19 +15,18 @@ public enum PostgresValue: Sendable, Equatable {
         return false
     }
 
-    /// The bytes sent; nil for NULL.
-    var encoded: [UInt8]? {
+    /// The text sent for a value that goes as text; nil for NULL and bytes.
+    var text: String? {
         switch self {
-        case .null: return nil
-        case .integer(let value): return Array(String(value).utf8)
+        case .null, .bytes: return nil
+        case .integer(let value): return String(value)
         case .double(let value):
-            if value.isNaN { return Array("NaN".utf8) }
-            if value.isInfinite { return Array((value < 0 ? "-Infinity" : "Infinity").utf8) }
+            if value.isNaN { return "NaN" }
+            if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
             // Swift's description is the shortest text that reads back as the same Double.
-            return Array(value.description.utf8)
-        case .bool(let value): return Array((value ? "true" : "false").utf8)
-        case .text(let value): return Array(value.utf8)
-        case .bytes(let value): return value
+            return value.description
+        case .bool(let value): return value ? "true" : "false"
+        case .text(let value): return value
         }
     }
 }

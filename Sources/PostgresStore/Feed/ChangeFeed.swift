@@ -30,6 +30,13 @@ public enum ChangeFeed {
     /// `node` names the writer (1 to 64 bytes), whose own listener passes over its rows.
     @discardableResult
     public static func append(_ changes: [Change], node: String, in session: any StoreSession) async throws -> Int64? {
+        guard let (sql, values) = try appending(changes, node: node) else { return nil }
+        return try await session.firstRow(sql, values) { try $0.int64("last") }
+    }
+
+    /// `append`'s statement and its values, for a caller that sends it in one batch with its
+    /// COMMIT (`PostgresSession.commit(after:_:)`); nil for no changes.
+    public static func appending(_ changes: [Change], node: String) throws -> (sql: String, values: [StoreValue])? {
         guard !changes.isEmpty else { return nil }
         var array: [UInt8] = [UInt8(ascii: "[")]
         for (index, change) in changes.enumerated() {
@@ -37,9 +44,7 @@ public enum ChangeFeed {
             array += try change.feedBytes()
         }
         array.append(UInt8(ascii: "]"))
-        return try await session.firstRow(SQL.append, [.text(String(decoding: array, as: UTF8.self)), .text(node)]) {
-            try $0.int64("last")
-        }
+        return (SQL.append, [.text(String(decoding: array, as: UTF8.self)), .text(node)])
     }
 
     /// At most `limit` rows after number `after`, in order, with whether any row after it is

@@ -5,7 +5,10 @@ import SQLite
 /// A `StoreSession` over one `PostgresConnection`: each call sends its statements as one
 /// batch and suspends its task until the connection's completion, which runs on the loop
 /// thread; the task goes on there in the same turn (`LoopExecutor`). Transactions and
-/// savepoints are SQL, a ROLLBACK TO and its RELEASE one batch.
+/// savepoints are SQL, a ROLLBACK TO and its RELEASE one batch. A BEGIN waits for the
+/// transaction's first statement and goes in its batch (a round trip fewer a write: the
+/// server takes the snapshot at that statement either way); a transaction that ran none
+/// sends neither BEGIN nor its COMMIT or ROLLBACK.
 ///
 /// The session owns no connection: its owner opens it, closes it and translates its errors.
 /// A closed connection fails each call at the end of the loop's turn (the connection's own
@@ -13,6 +16,8 @@ import SQLite
 public final class PostgresSession: StoreSession {
     public let connection: PostgresConnection
     private var nesting = TransactionNesting()
+    /// BEGIN is due with the next statement sent.
+    private var beginIsDue = false
 
     public init(_ connection: PostgresConnection) {
         self.connection = connection
@@ -43,10 +48,11 @@ public final class PostgresSession: StoreSession {
         _ = try await query(sql, [])
     }
 
+    /// Sends nothing yet: BEGIN goes with the transaction's first statement.
     public func begin() async throws {
         try nesting.checkCanBegin()
-        try await sendOne(.begin)
         nesting.began()
+        beginIsDue = true
     }
 
     /// A COMMIT of a transaction that had failed is answered `ROLLBACK`, which the
@@ -54,13 +60,37 @@ public final class PostgresSession: StoreSession {
     public func commit() async throws {
         try nesting.checkInTransaction("COMMIT")
         defer { nesting.ended() }
+        guard !endsUnsent() else { return }
         try await sendOne(.commit)
+    }
+
+    /// `sql` as the transaction's last statement, sent in one batch with its COMMIT: a round
+    /// trip fewer, and whatever the statement locks is held a round trip shorter
+    /// (`ChangeFeed.append`, the feed's head, which every recorded write waits for). When the
+    /// statement fails the COMMIT is skipped and the transaction stays open for its ROLLBACK,
+    /// as after any statement; when the COMMIT fails the transaction has ended.
+    public func commit(after sql: String, _ values: [StoreValue]) async throws {
+        try nesting.checkInTransaction("COMMIT")
+        #if DEBUG
+        try ParameterOrder.check(sql)
+        #endif
+        let outcomes = try await send([PostgresQuery(sql, values.map(Self.postgresValue)), .commit])
+        _ = try outcomes[outcomes.startIndex].get()
+        nesting.ended()
+        _ = try outcomes[outcomes.startIndex + 1].get()
     }
 
     public func rollback() async throws {
         try nesting.checkInTransaction("ROLLBACK")
         defer { nesting.ended() }
+        guard !endsUnsent() else { return }
         try await sendOne(.rollback)
+    }
+
+    /// Whether the transaction ends without a word to the server, its BEGIN never sent.
+    private func endsUnsent() -> Bool {
+        defer { beginIsDue = false }
+        return beginIsDue
     }
 
     public func savepoint() async throws {
@@ -77,27 +107,39 @@ public final class PostgresSession: StoreSession {
 
     public func rollbackToSavepoint() async throws {
         let name = try nesting.innermostSavepoint()
-        let batch = try await send([.rollbackToSavepoint(name), .releaseSavepoint(name)])
-        _ = try batch.result(0)
-        _ = try batch.result(1)
+        for outcome in try await send([.rollbackToSavepoint(name), .releaseSavepoint(name)]) {
+            _ = try outcome.get()
+        }
         nesting.savepointEnded()
     }
 
     private func sendOne(_ statement: PostgresQuery) async throws {
-        _ = try await send([statement]).result(0)
+        let outcomes = try await send([statement])
+        _ = try outcomes[outcomes.startIndex].get()
     }
 
     private func query(_ sql: String, _ values: [StoreValue]) async throws -> QueryResult {
         #if DEBUG
         try ParameterOrder.check(sql)
         #endif
-        return try await send([PostgresQuery(sql, values.map(Self.postgresValue))]).result(0)
+        let outcomes = try await send([PostgresQuery(sql, values.map(Self.postgresValue))])
+        return try outcomes[outcomes.startIndex].get()
+    }
+
+    /// What became of `statements`, sent as one batch, after the BEGIN that was due (sent
+    /// first in the batch; its failure is thrown before theirs, as they were skipped).
+    private func send(_ statements: [PostgresQuery]) async throws -> ArraySlice<StatementOutcome> {
+        guard beginIsDue else { return try await sendBatch(statements).outcomes[...] }
+        beginIsDue = false
+        let batch = try await sendBatch([.begin] + statements)
+        _ = try batch.result(0)
+        return batch.outcomes.dropFirst()
     }
 
     /// The batch's answer, awaited. A checked continuation: the connection promises one
     /// completion per batch, and the check (a resume twice traps, one never made is
     /// reported) costs nothing beside a round trip to the server.
-    private func send(_ statements: [PostgresQuery]) async throws -> BatchResult {
+    private func sendBatch(_ statements: [PostgresQuery]) async throws -> BatchResult {
         let answer = BatchAnswer()
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             connection.run(statements) { result in

@@ -11,14 +11,12 @@ extension PostgresSessionStore {
     @discardableResult
     public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
         let kept = KeptChanges()
-        let result = try await writing { session in
+        let result = try await transaction { session in
             let value = try await body(session, ChangeRecorder(session: session, hub: hub, keeper: kept, depth: 0))
             // For the other nodes, in the order of the commits (`ChangeFeed.append` holds the
-            // feed's head from here to the COMMIT).
-            if let feedNode, !kept.changes.isEmpty {
-                try await ChangeFeed.append(kept.changes, node: feedNode, in: session)
-            }
-            return value
+            // feed's head from its statement to the COMMIT, which goes in the same batch).
+            guard let feedNode else { return (value, nil) }
+            return (value, try ChangeFeed.appending(kept.changes, node: feedNode))
         }
         kept.publish()
         return result

@@ -90,6 +90,9 @@ public final class PostgresSessionStore: SessionStore {
     /// Bodies waiting for a connection now.
     public var waitingCount: Int { waiting.count }
 
+    /// A read runs outside a transaction block: each statement is a transaction of its own,
+    /// so a body of one statement that writes (`RateCells.take`'s upsert) commits with it, in
+    /// one round trip.
     @discardableResult
     public func reading<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
         try await holding { try await body($0) }
@@ -106,16 +109,29 @@ public final class PostgresSessionStore: SessionStore {
     /// refused: that write did not commit.
     @discardableResult
     public func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T {
+        try await transaction { session in (try await body(session), nil) }
+    }
+
+    /// A write: BEGIN, `body`, COMMIT; the statement `body` gives besides its value, when it
+    /// gives one, runs last, in one batch with the COMMIT (`PostgresSession.commit(after:_:)`).
+    /// In flight (`afterWritesInFlight`) until it ended.
+    func transaction<T>(_ body: (PostgresSession) async throws -> (T, last: (sql: String, values: [StoreValue])?)) async throws -> T {
         let write = beginWrite()
         defer { endWrite(write) }
         return try await holding { session in
             try await session.begin()
             let result: T
             do {
-                result = try await body(session)
+                let (value, last) = try await body(session)
+                result = value
+                if let last {
+                    try await session.commit(after: last.sql, last.values)
+                    return result
+                }
             } catch {
                 // A failed statement already ended nothing on our side; a lost connection
-                // ended the transaction on the server's.
+                // ended the transaction on the server's; a failed COMMIT ended it (and the
+                // session refuses this ROLLBACK).
                 try? await session.rollback()
                 throw error
             }
