@@ -1,4 +1,5 @@
 import Clock
+import EventLoop
 import PostgresStore
 @testable import Relaydeck
 import Testing
@@ -103,6 +104,22 @@ import Testing
         #expect(throws: DomainError.notFound("Key not found.")) {
             try domain.run { try await domain.inbox.recent(accountID: test.account.id, keyID: "key_1") }
         }
+    }
+
+    /// Reads that mark read, at once on the pool's connections: one gets the item, the others
+    /// find it read. Without the key's lock each read it before any marked it.
+    @Test func ofThreeReadsThatMarkReadAtOnceOneGetsTheItemOnPostgreSQL() throws {
+        let test = try Keyed()
+        _ = try test.send(test.person, to: .keyID(test.agent.keyID), "only one")
+        var answers: [[String]] = []
+        for _ in 0..<3 {
+            test.domain.db.driver.loop.startTask {
+                let read = try? await test.domain.inbox.read(test.agent, limit: 20, markRead: true)
+                answers.append(read?.items.map(\.text) ?? ["failed"])
+            }
+        }
+        test.domain.db.driver.loop.run(until: { answers.count == 3 }, within: .seconds(30))
+        #expect(answers.sorted { $0.count > $1.count } == [["only one"], [], []])
     }
 
     @Test func anItemGivesItsTaskASeenAtOnceOnPostgreSQL() throws {

@@ -61,6 +61,10 @@ public final class Inbox {
         if try await unread(keyID: use.keyID) == 0 { return ([], 0) }
         let now = clock.wallMillis
         return try await store.writing(hub: hub) { db, turn in
+            // Reads of one key's inbox one at a time on PostgreSQL (its writers run side by
+            // side): of two waiting calls that mark read, one gets an item, the other finds it
+            // read (`inbox.md`), as SQLite's one writer makes it.
+            try await db.lockKey(use.keyID)
             try await prune(db, keyID: use.keyID, now: now)
             var items = try await db.rows(InboxSQL.unread, [.text(use.keyID), .integer(Int64(limit))]) { try InboxItem(row: $0) }
             for index in items.indices where markRead {
