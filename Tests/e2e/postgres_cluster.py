@@ -10,6 +10,7 @@ and postgres refuse root; the folder is that user's. `psql` runs as the caller o
 where every role is trusted; over TCP the one role, `rd_admin`, needs its password (SCRAM).
 """
 
+import itertools
 import os
 import pwd
 import shutil
@@ -151,3 +152,11 @@ class PostgresCluster:
         log = self.log
         self.stop()
         raise RuntimeError(f"the test PostgreSQL did not start: {log}")
+
+
+_databases = itertools.count(1)
+
+
+def new_database(cluster: PostgresCluster, prefix: str) -> str:
+    """A new database of `cluster`, named apart from every other of this process's."""
+    return cluster.create_database(f"{prefix}_{os.getpid()}_{next(_databases)}")

@@ -5,8 +5,6 @@ server connecting again by itself; the URL read from `DATABASE_URL_FILE`; a star
 database that does not exist; `backup`'s refusal. The module has a cluster of its own (postgres_cluster.py), which
 its tests stop and start, in either mode of the suite (store_mode.py)."""
 
-import itertools
-import os
 import subprocess
 import threading
 import time
@@ -15,8 +13,9 @@ import pytest
 
 from api import STORE_UNAVAILABLE, assert_error, create_account, create_key, create_task, all_tasks
 from http_clients import CurlClient, PythonClient
-from postgres_cluster import PASSWORD, PostgresCluster, binaries
+from postgres_cluster import PASSWORD, binaries, new_database
 from server_process import base_environment, binary_path, wait_until
+from two_nodes import postgres  # noqa: F401 (the fixture)
 
 pytestmark = [pytest.mark.skipif(binaries() is None, reason="needs Debian's postgresql package (make test-deps)"),
               pytest.mark.slow]
@@ -27,20 +26,10 @@ OUTAGE = "warn the database is unavailable; answering 503 and connecting again"
 RECOVERY = "info the database answers again"
 # The reconnection's backoff grows to 5 s: a restarted database is found within that and more.
 RECONNECTS_WITHIN = 15
-_databases = itertools.count(1)
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    cluster = PostgresCluster()
-    yield cluster
-    cluster.stop()
-
-
 @pytest.fixture
 def database(postgres):
     """A database of the test's own; the cluster runs again after the test, whatever it did."""
-    name = postgres.create_database(f"rd_serving_{os.getpid()}_{next(_databases)}")
+    name = new_database(postgres, "rd_serving")
     yield name
     if postgres.process.poll() is not None:
         postgres.restart()

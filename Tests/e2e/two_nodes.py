@@ -1,24 +1,20 @@
-"""What the two-node modules share (test_two_nodes.py, test_two_nodes_jobs.py): a PostgreSQL
-cluster of the module's own (postgres_cluster.py, in either mode of the suite), two relaydeckd
-on one new database of it, and an event stream read on a thread of its own, so that a test
-can count what each node's stream carried."""
+"""What the two-node modules share (test_two_nodes*.py; test_postgres_serving.py takes its
+cluster): a PostgreSQL cluster of the module's own (postgres_cluster.py, in either mode of the
+suite), two relaydeckd on one new database of it, and an event stream read on a thread of its
+own, so that a test can count what each node's stream carried."""
 
-import itertools
-import os
 import socket
 import threading
 
 import pytest
 
 from http_clients import PythonClient
-from postgres_cluster import PostgresCluster
+from postgres_cluster import PostgresCluster, new_database
 from test_events import SSE
-
-_databases = itertools.count(1)
-
 
 @pytest.fixture(scope="module")
 def postgres():
+    """A cluster of the test module's own (test_postgres_serving.py imports it too)."""
     cluster = PostgresCluster()
     yield cluster
     cluster.stop()
@@ -33,7 +29,7 @@ class TwoNodes:
         self.database = None
 
     def __call__(self, env: dict | None = None, each: tuple[dict, dict] = ({}, {}), timeout: float = 30.0):
-        self.database = self.postgres.create_database(f"rd_nodes_{os.getpid()}_{next(_databases)}")
+        self.database = new_database(self.postgres, "rd_nodes")
         shared = {"DATABASE_URL": self.postgres.url(self.database), **(env or {})}
         started = []
         for name, own in zip(("node-a", "node-b"), each):
