@@ -15,7 +15,7 @@ enum OutboxSQL {
         """
         UPDATE push_jobs SET leased_until = $1 WHERE id IN (SELECT id FROM push_jobs WHERE due_at <= $2 \
         AND (leased_until IS NULL OR leased_until <= $2) ORDER BY due_at, id LIMIT $3\
-        \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(jobColumns)
+        \(dialect.skipLocked)) RETURNING \(jobColumns)
         """
     }
     static let release = "UPDATE push_jobs SET leased_until = NULL WHERE id = $1"
@@ -48,7 +48,7 @@ enum OutboxSQL {
     static func dueWindows(_ dialect: StoreDialect) -> String {
         """
         SELECT kind, account_id, subject FROM push_windows WHERE due_at <= $1 ORDER BY due_at LIMIT $2\
-        \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
+        \(dialect.skipLocked)
         """
     }
     static let windowSent = "UPDATE push_windows SET last_sent_at = $1, due_at = NULL WHERE kind = $2 AND account_id = $3 AND subject = $4"

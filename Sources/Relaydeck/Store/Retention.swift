@@ -80,7 +80,7 @@ public final class Retention {
         static func expiredTasks(_ dialect: StoreDialect) -> String {
             """
             SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
-            ORDER BY updated_at LIMIT $2\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
+            ORDER BY updated_at LIMIT $2\(dialect.skipLocked)
             """
         }
         static let deleteQuestions = """

@@ -110,7 +110,7 @@ public final class WebPushOutbox {
             """
             UPDATE web_push_jobs SET leased_until = $1 WHERE id IN (SELECT id FROM web_push_jobs WHERE due_at <= $2 \
             AND (leased_until IS NULL OR leased_until <= $2) ORDER BY due_at, id LIMIT $3\
-            \(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")) RETURNING \(columns)
+            \(dialect.skipLocked)) RETURNING \(columns)
             """
         }
         static let release = "UPDATE web_push_jobs SET leased_until = NULL WHERE id = $1"

@@ -10,6 +10,11 @@ public typealias StoreValue = SQLiteValue
 /// Which database a session speaks to, for the few statements written once per dialect.
 public enum StoreDialect: Sendable {
     case sqlite, postgres
+
+    /// What a read of rows that several writers may want ends with: in PostgreSQL each row is
+    /// this transaction's until its COMMIT, and another's passes over it (`FOR UPDATE SKIP
+    /// LOCKED`); nothing in SQLite, which has one writer.
+    var skipLocked: String { self == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
 }
 
 /// A row of a session's result, read by column name. A name the result does not have, a NULL
