@@ -73,6 +73,36 @@ import TestSupport
         #expect(try harness.marks().count == 5)
     }
 
+    @Test func aStartedPoolKeepsOneConnectionUntilBodiesMeetAndThenOpensAPlaceForEachThatWaits() throws {
+        let harness = try ReconnectHarness(connections: 1)
+        let store = try harness.driver.sessionStore(harness.database, connections: 3, opening: 1)
+        // Quiet, it keeps its first connection only, however long it runs.
+        for _ in 0..<20 {
+            _ = try harness.run { try await store.reading { try await $0.count("SELECT 1 AS n") } }.get()
+        }
+        harness.loop.run(until: { false }, within: .milliseconds(100))
+        #expect(store.connectedCount == 1)
+        // Four bodies at once: three places opened, the fourth body waits for one of them.
+        var release = false
+        var backends: [Int] = []
+        var ended = 0
+        for _ in 0..<4 {
+            harness.loop.startTask {
+                try? await store.reading { session in
+                    backends.append(try await session.count(ReconnectHarness.backendPID))
+                    while !release { _ = try await session.count("SELECT 1 AS n") }
+                }
+                ended += 1
+            }
+        }
+        #expect(harness.loop.run(until: { backends.count == 3 }, within: .seconds(10)))
+        #expect(Set(backends).count == 3 && store.connectedCount == 3 && store.waitingCount == 1)
+        release = true
+        #expect(harness.loop.run(until: { ended == 4 }, within: .seconds(10)))
+        #expect(backends.count == 4 && store.connectedCount == 3)
+        store.stop()
+    }
+
     @Test func aLongBodyHoldsBackNoOneWhileAConnectionIsFree() throws {
         let harness = try ReconnectHarness(connections: 2)
         let bodies = Bodies()

@@ -1,20 +1,33 @@
 import EventLoop
 import Postgres
 
-/// The store's connections: made at `start`, each made again by itself when lost, at the pace
-/// of its place's `ReconnectBackoff` (`Reconnection` decides; this carries it out on the
-/// loop). No request is needed to start an attempt, and none waits for one.
+/// The store's connections: the first `opening` made at `start`, each of the others the first
+/// time a body finds every connection up held (`grow`), each made again by itself when lost, at
+/// the pace of its place's `ReconnectBackoff` (`Reconnection` decides; this carries it out on
+/// the loop). No request is needed to start an attempt once its place is open, and none waits
+/// for one. A node that never has two bodies at once keeps one connection: one backend on the
+/// database's side and one connection's buffers here (a Pi's start stays under 12 MB).
 extension PostgresSessionStore {
-    /// Begins connecting every place of the pool; `isAvailable` turns true once a connection
-    /// is up.
-    public func start() {
-        for slot in slots { carryOut(slot.reconnection.start(), for: slot) }
+    /// Begins connecting the first `opening` places of the pool (at least one, at most all);
+    /// `isAvailable` turns true once a connection is up.
+    public func start(opening: Int = 1) {
+        isStarted = true
+        for slot in slots.prefix(max(1, opening)) { carryOut(slot.reconnection.start(), for: slot) }
+    }
+
+    /// A body is about to wait with every connection up held: the first place never opened
+    /// begins connecting (its connection goes to the first body waiting, `offer`). One a body
+    /// that waits, so a burst opens as many places as it needs, never more than the pool has.
+    func grow() {
+        guard isStarted, let slot = slots.first(where: { $0.reconnection.phase == .stopped }) else { return }
+        carryOut(slot.reconnection.start(), for: slot)
     }
 
     /// Ends every connection and every attempt: what the holders run fails, the bodies waiting
     /// and all later ones are refused with `.unavailable`.
     public func stop() {
         let wasAvailable = isAvailable
+        isStarted = false
         for slot in slots {
             slot.reconnection.stop()
             if let retryTimer = slot.retryTimer { loop.cancel(retryTimer) }

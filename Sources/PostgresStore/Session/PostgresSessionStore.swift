@@ -3,8 +3,9 @@ import Postgres
 import Relaydeck
 
 /// A `SessionStore` on PostgreSQL: what a service written against `StoreSession` runs on when
-/// the store is PostgreSQL. It keeps a pool of `connections` connections made with a
-/// `PostgresConnector` (`start`), each made again by itself when it is lost
+/// the store is PostgreSQL. It keeps a pool of up to `connections` connections made with a
+/// `PostgresConnector` (the first at `start`, the others as bodies come to need them), each
+/// made again by itself when it is lost
 /// (`PostgresSessionStore+Connecting`). A body holds one connection for as long as it runs; a
 /// body that finds every connection held waits for the first one handed over, in the order
 /// the bodies came. A write is BEGIN, its body, COMMIT, and ROLLBACK when the body throws. A
@@ -41,6 +42,8 @@ public final class PostgresSessionStore: SessionStore {
     var writesInFlight: Set<UInt64> = []
     /// Actions waiting for every write up to their number to end (`afterWritesInFlight`).
     var afterWrites: [(upTo: UInt64, action: () -> Void)] = []
+    /// Between `start` and `stop`: a body that must wait opens another place (`grow`).
+    var isStarted = false
     /// When the last connection up was lost (or the store stopped).
     var lostAt: Instant?
     /// The availability last told to `onAvailabilityChange`; nil before the first.
@@ -169,6 +172,7 @@ public final class PostgresSessionStore: SessionStore {
             }
         }
         guard isAvailable else { return nil }
+        grow()
         let waiter = PoolWaiter()
         await withCheckedContinuation { continuation in
             waiter.continuation = continuation
