@@ -1,4 +1,5 @@
 import Clock
+import EventLoop
 import PostgresStore
 @testable import Relaydeck
 import Testing
@@ -45,5 +46,24 @@ import TestSupport
         #expect(try db.count("SELECT count(*) AS n FROM activity WHERE key_id = 'key_2'") == 200)
         let page = try db.run { try await log.page(accountID: "acc_1", keyID: "key_2", limit: 100, after: nil) }
         #expect(page.entries.first?.at == 900_259)
+    }
+
+    /// What a read of the log waits for (`ActivityRecorder.flushed`): a batch sent as a task of
+    /// its own is still being written on one of the pool's connections when the read comes, on
+    /// another; without the wait the read saw part of the log (CI's `test_a_log_keeps_the_newest_200`
+    /// on PostgreSQL: 147 of 200).
+    @Test func aReadAfterTheWritesInFlightEndedSeesTheBatchSentBeforeIt() throws {
+        let db = try PostgresSessionStoreTests.Filled(connections: 2)
+        let clock = ManualClock()
+        clock.wallMillis = 1_000_000
+        let log = ActivityLog(store: db.store, clock: clock, random: SystemRandom())
+        db.driver.loop.startTask {
+            _ = try? await log.appendAll((0..<150).map { Self.entry("key_2", at: 900_000 + Int64($0)) })
+        }
+        let page = try db.run {
+            await log.writesEnded()
+            return try await log.page(accountID: "acc_1", keyID: "key_2", limit: 100, after: nil)
+        }
+        #expect(page.entries.count == 100 && page.entries.first?.at == 900_149)
     }
 }

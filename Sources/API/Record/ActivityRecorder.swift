@@ -60,11 +60,13 @@ final class ActivityRecorder {
         loop.startTask { [self] in await write(batch) }
     }
 
-    /// The same, awaited: a read of the log comes after it.
+    /// The same, awaited, and after the batches sent before it ended (on PostgreSQL each went
+    /// on a connection of its own, maybe still in flight): a read of the log comes after it and
+    /// sees every entry queued before.
     func flushed() async {
         let batch = takeQueued()
-        guard !batch.isEmpty else { return }
-        await write(batch)
+        if !batch.isEmpty { await write(batch) }
+        await log.writesEnded()
     }
 
     private func takeQueued() -> [ActivityLog.Pending] {

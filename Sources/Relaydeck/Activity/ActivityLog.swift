@@ -63,6 +63,15 @@ public final class ActivityLog {
                                message: message, durationMillis: durationMillis, client: client, host: host)])[0]
     }
 
+    /// Returns once every write in flight when it was called has ended: a batch sent before
+    /// (`ActivityRecorder.flush`, on a connection of its own with PostgreSQL's pool) has
+    /// committed or failed, so a read after this sees it. At once with SQLite.
+    public func writesEnded() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            store.afterWritesInFlight { done.resume() }
+        }
+    }
+
     /// Adds the entries in one transaction, and trims the keys they name that are due
     /// (`ActivityTrims`). The server gathers the entries of a batch here: a commit (and its
     /// WAL frames) per batch instead of one per request of a key.
