@@ -14,7 +14,8 @@ How the list is made: the release binary (`RELAYDECKD`, default .build/release/r
 runs under callgrind with names left mangled (`--demangle=no`) through a start and the requests
 a server serves every day: `/health`, an account and a key, a task created, changed, read and
 listed, an MCP `initialize` and `tools/call update_task`, an event stream, a parked inbox wait,
-the console's page, the activity log; every function callgrind saw run that the binary has a
+the console's page, the activity log; once on SQLite and once on PostgreSQL (a cluster of its
+own, as the end-to-end tests make theirs; skipped when PostgreSQL is not installed); every function callgrind saw run that the binary has a
 symbol for is listed, sorted by name (so a module's functions stay next to each other and the
 file changes little from one run to the next). A name the linker no longer finds is passed
 over (`--no-warn-symbol-ordering`), so a stale file costs only memory, never a build; run this
@@ -33,6 +34,9 @@ from pathlib import Path
 
 from common import ROOT, Server, call, new_account
 from cost import stripped_binary
+
+sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
+from postgres_cluster import PostgresCluster, binaries  # noqa: E402
 
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "packaging/relaydeckd.order"
 
@@ -89,22 +93,18 @@ def exercise(port: int):
     raw(port, "GET / HTTP/1.1\r\nHost: b\r\nConnection: close\r\n\r\n", 2.0)
 
 
-def main():
-    binary = stripped_binary()
-    dump = ROOT / ".build/cost/callgrind.order"
+def functions_run(binary: Path, symbols: set[str], env: dict, tag: str) -> set[str]:
+    """The functions of `binary` that ran through a start and `exercise` with `env`, by
+    callgrind's dump."""
+    dump = ROOT / f".build/cost/callgrind.order.{tag}"
     dump.unlink(missing_ok=True)
-    server = Server({}, wrapper=["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={dump}"],
+    server = Server(env, wrapper=["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={dump}"],
                     binary=binary, start_timeout=120)
     try:
         exercise(server.port)
         time.sleep(0.5)
     finally:
         server.stop()
-    symbols = set()
-    for line in subprocess.run(["nm", str(binary)], capture_output=True, text=True, check=True).stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "tTwW":
-            symbols.add(parts[2])
     names, ran = {}, set()
     # Callgrind names a function once, at its first `fn=` or `cfn=` (a call to it), by number after.
     for line in dump.read_text(errors="replace").splitlines():
@@ -117,6 +117,32 @@ def main():
                 ran.add(name)
     if len(ran) < 1000:
         raise SystemExit(f"bench: only {len(ran)} functions seen; is {dump} whole?")
+    return ran
+
+
+def main():
+    binary = stripped_binary()
+    symbols = set()
+    for line in subprocess.run(["nm", str(binary)], capture_output=True, text=True, check=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tTwW":
+            symbols.add(parts[2])
+    ran = functions_run(binary, symbols, {}, "sqlite")
+    print(f"on SQLite: {len(ran):,} functions")
+    # The same on PostgreSQL, when its binaries are here (`make test-deps` installs them): a
+    # start on PostgreSQL runs the client, the pool and the feed's listener, which a start on
+    # SQLite never does, and without them first the start's code is scattered again.
+    if binaries() is None:
+        print("bench: PostgreSQL is not installed; the order file has the SQLite start only", file=sys.stderr)
+    else:
+        cluster = PostgresCluster()
+        try:
+            url = cluster.url(cluster.create_database("order_file"))
+            on_postgres = functions_run(binary, symbols, {"DATABASE_URL": url}, "postgres")
+        finally:
+            cluster.stop()
+        print(f"on PostgreSQL: {len(on_postgres):,} functions, {len(on_postgres - ran):,} not run on SQLite")
+        ran |= on_postgres
     OUT.write_text("".join(f"{name}\n" for name in sorted(ran)))
     print(f"{OUT}: {len(ran):,} functions")
 
