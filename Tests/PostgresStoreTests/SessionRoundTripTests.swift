@@ -76,9 +76,78 @@ import Testing
             try await db.commit()
             return try await db.rows(ItemsTable.ids) { try $0.int("id") }
         }
-        // SAVEPOINT with BEGIN, the insert, ROLLBACK TO with RELEASE, the insert, COMMIT, the read.
-        #expect(connection.batchesSent - before == 6)
+        // BEGIN, SAVEPOINT and the insert; ROLLBACK TO with RELEASE; the insert; COMMIT; the read.
+        #expect(connection.batchesSent - before == 5)
         #expect(ids == [2])
+    }
+
+    /// A savepoint's SAVEPOINT and RELEASE wait for the next statement (the RELEASE for the
+    /// COMMIT, at the latest): nested writes cost no round trip of their own.
+    @Test func aSavepointAndItsReleaseGoWithTheNextStatements() throws {
+        let harness = try SessionHarness.withItems(.postgres)
+        let connection = try Self.connection(harness)
+        let before = connection.batchesSent
+        try harness.run { db in
+            try await db.begin()
+            try await db.run(ItemsTable.insertID, 1)
+            try await db.savepoint()
+            try await db.run(ItemsTable.insertID, 2)
+            try await db.savepoint()
+            try await db.run(ItemsTable.insertID, 3)
+            try await db.releaseSavepoint()
+            try await db.releaseSavepoint()
+            try await db.savepoint()
+            try await db.run(ItemsTable.insertID, 4)
+            try await db.releaseSavepoint()
+            try await db.commit()
+        }
+        // Four inserts and the COMMIT; the savepoints went in their batches.
+        #expect(connection.batchesSent - before == 5)
+        #expect(try harness.run { try await $0.rows(ItemsTable.ids) { try $0.int("id") } } == [1, 2, 3, 4])
+    }
+
+    /// A savepoint that ran nothing is never sent: neither its SAVEPOINT nor its end.
+    @Test func aSavepointThatRanNothingSendsNothing() throws {
+        let harness = try SessionHarness.withItems(.postgres)
+        let connection = try Self.connection(harness)
+        let before = connection.batchesSent
+        try harness.run { db in
+            try await db.begin()
+            try await db.run(ItemsTable.insertID, 1)
+            try await db.savepoint()
+            try await db.rollbackToSavepoint()
+            try await db.savepoint()
+            try await db.releaseSavepoint()
+            try await db.commit()
+        }
+        #expect(connection.batchesSent - before == 2)
+        #expect(try harness.run { try await $0.rows(ItemsTable.ids) { try $0.int("id") } } == [1])
+    }
+
+    /// A statement that fails inside a savepoint that went with it: the ROLLBACK TO mends the
+    /// transaction, which goes on and commits what ran outside the savepoint; a RELEASE still
+    /// due when the transaction rolls back is dropped with it.
+    @Test func aFailureInsideASavepointSentWithItIsRolledBackAlone() throws {
+        let harness = try SessionHarness.withItems(.postgres)
+        let (failed, ids) = try harness.run { db in
+            try await db.begin()
+            try await db.run(ItemsTable.insertID, 1)
+            try await db.savepoint()
+            var failed: PostgresError?
+            do { try await db.run(ItemsTable.insertID, 1) } catch { failed = error as? PostgresError }
+            try await db.rollbackToSavepoint()
+            try await db.run(ItemsTable.insertID, 2)
+            try await db.commit()
+            try await db.begin()
+            try await db.run(ItemsTable.insertID, 5)
+            try await db.savepoint()
+            try await db.run(ItemsTable.insertID, 6)
+            try await db.releaseSavepoint()
+            try await db.rollback()
+            return (failed, try await db.rows(ItemsTable.ids) { try $0.int("id") })
+        }
+        #expect(failed?.sqlState == "23505", "\(String(describing: failed))")
+        #expect(ids == [1, 2])
     }
 
     @Test func aLastStatementGoesInOneBatchWithItsCommit() throws {

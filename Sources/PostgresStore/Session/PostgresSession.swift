@@ -5,10 +5,11 @@ import SQLite
 /// A `StoreSession` over one `PostgresConnection`: each call sends its statements as one
 /// batch and suspends its task until the connection's completion, which runs on the loop
 /// thread; the task goes on there in the same turn (`LoopExecutor`). Transactions and
-/// savepoints are SQL, a ROLLBACK TO and its RELEASE one batch. A BEGIN waits for the
-/// transaction's first statement and goes in its batch (a round trip fewer a write: the
-/// server takes the snapshot at that statement either way); a transaction that ran none
-/// sends neither BEGIN nor its COMMIT or ROLLBACK.
+/// savepoints are SQL, a ROLLBACK TO and its RELEASE one batch. A BEGIN, a SAVEPOINT and a
+/// RELEASE wait for the next statement and go first in its batch (`due`: a round trip fewer
+/// each; the server takes the snapshot at the first statement either way, and a savepoint
+/// marks nothing before its first statement); a transaction that ran none sends neither
+/// BEGIN nor its COMMIT or ROLLBACK, a savepoint that ran none neither SAVEPOINT nor its end.
 ///
 /// The session owns no connection: its owner opens it, closes it and translates its errors.
 /// A closed connection fails each call at the end of the loop's turn (the connection's own
@@ -16,8 +17,24 @@ import SQLite
 public final class PostgresSession: StoreSession {
     public let connection: PostgresConnection
     private var nesting = TransactionNesting()
-    /// BEGIN is due with the next statement sent.
-    private var beginIsDue = false
+    /// What goes first in the next batch sent: the transaction's BEGIN, savepoints opened or
+    /// released since the last batch.
+    private var due: [Due] = []
+    /// The transaction's BEGIN went to the server.
+    private var transactionSent = false
+
+    /// A statement that waits for the next batch.
+    private enum Due: Equatable {
+        case begin, savepoint(String), release(String)
+
+        var query: PostgresQuery {
+            switch self {
+            case .begin: .begin
+            case .savepoint(let name): .savepoint(name)
+            case .release(let name): .releaseSavepoint(name)
+            }
+        }
+    }
 
     public init(_ connection: PostgresConnection) {
         self.connection = connection
@@ -52,7 +69,8 @@ public final class PostgresSession: StoreSession {
     public func begin() async throws {
         try nesting.checkCanBegin()
         nesting.began()
-        beginIsDue = true
+        due = [.begin]
+        transactionSent = false
     }
 
     /// A COMMIT of a transaction that had failed is answered `ROLLBACK`, which the
@@ -80,37 +98,52 @@ public final class PostgresSession: StoreSession {
         _ = try outcomes[outcomes.startIndex + 1].get()
     }
 
+    /// The savepoints' RELEASEs still due are dropped: the ROLLBACK ends them with the rest.
     public func rollback() async throws {
         try nesting.checkInTransaction("ROLLBACK")
         defer { nesting.ended() }
         guard !endsUnsent() else { return }
+        due = []
         try await sendOne(.rollback)
     }
 
     /// Whether the transaction ends without a word to the server, its BEGIN never sent.
     private func endsUnsent() -> Bool {
-        defer { beginIsDue = false }
-        return beginIsDue
+        defer { due = [] }
+        return !transactionSent
     }
 
+    /// Sends nothing yet: SAVEPOINT goes with the next statement.
     public func savepoint() async throws {
         let name = try nesting.nextSavepoint()
-        try await sendOne(.savepoint(name))
+        due.append(.savepoint(name))
         nesting.savepointOpened()
     }
 
+    /// Sends nothing yet: RELEASE goes with the next statement (the COMMIT at the latest);
+    /// a savepoint that ran nothing is not sent at all.
     public func releaseSavepoint() async throws {
         let name = try nesting.innermostSavepoint()
-        try await sendOne(.releaseSavepoint(name))
+        if due.last == .savepoint(name) {
+            due.removeLast()
+        } else {
+            due.append(.release(name))
+        }
         nesting.savepointEnded()
     }
 
+    /// At once when a statement ran in the savepoint (the transaction may be failed, and only
+    /// this mends it); nothing when none did.
     public func rollbackToSavepoint() async throws {
         let name = try nesting.innermostSavepoint()
+        defer { nesting.savepointEnded() }
+        if due.last == .savepoint(name) {
+            due.removeLast()
+            return
+        }
         for outcome in try await send([.rollbackToSavepoint(name), .releaseSavepoint(name)]) {
             _ = try outcome.get()
         }
-        nesting.savepointEnded()
     }
 
     private func sendOne(_ statement: PostgresQuery) async throws {
@@ -126,14 +159,16 @@ public final class PostgresSession: StoreSession {
         return try outcomes[outcomes.startIndex].get()
     }
 
-    /// What became of `statements`, sent as one batch, after the BEGIN that was due (sent
-    /// first in the batch; its failure is thrown before theirs, as they were skipped).
+    /// What became of `statements`, sent as one batch, after what was due (sent first in the
+    /// batch; a failure of theirs is thrown before `statements`' own, as those were skipped).
     private func send(_ statements: [PostgresQuery]) async throws -> ArraySlice<StatementOutcome> {
-        guard beginIsDue else { return try await sendBatch(statements).outcomes[...] }
-        beginIsDue = false
-        let batch = try await sendBatch([.begin] + statements)
-        _ = try batch.result(0)
-        return batch.outcomes.dropFirst()
+        guard !due.isEmpty else { return try await sendBatch(statements).outcomes[...] }
+        let sent = due
+        due = []
+        if sent.first == .begin { transactionSent = true }
+        let batch = try await sendBatch(sent.map(\.query) + statements)
+        for index in sent.indices { _ = try batch.result(index) }
+        return batch.outcomes.dropFirst(sent.count)
     }
 
     /// The batch's answer, awaited. A checked continuation: the connection promises one
