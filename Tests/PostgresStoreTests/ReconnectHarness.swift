@@ -52,6 +52,11 @@ final class ReconnectHarness {
 
     /// Ends server process `pid` and waits (5 s at most) until it has exited, from a task.
     func terminate(_ pid: Int) async throws {
+        try await Self.terminate(pid, on: admin)
+    }
+
+    /// The same on `admin`, an administrator's connection of the caller's.
+    static func terminate(_ pid: Int, on admin: PostgresConnection) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             admin.query(Self.terminateSQL, [.integer(Int64(pid))]) { result in
                 switch result.flatMap({ answer in Result { () throws(PostgresError) in try answer.rows[0].bool("ended") } }) {

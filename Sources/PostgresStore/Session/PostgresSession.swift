@@ -113,6 +113,9 @@ public final class PostgresSession: StoreSession {
         return !transactionSent
     }
 
+    /// The savepoints open in the transaction now.
+    public var savepointDepth: Int { nesting.savepoints }
+
     /// Sends nothing yet: SAVEPOINT goes with the next statement.
     public func savepoint() async throws {
         let name = try nesting.nextSavepoint()

@@ -6,10 +6,32 @@ extension PostgresSessionStore {
 
     /// A write that records changes: planned through its session (their pushes are rows of
     /// the same transaction), written to the change feed for the other nodes, and published
-    /// to `hub` once its COMMIT succeeded, in the order recorded; nothing is published or fed
-    /// when it rolls back.
+    /// to `hub` once the COMMIT succeeded, in the order recorded; nothing is published or fed
+    /// when it rolls back. The recording writes that come while one runs share its
+    /// transaction (`CommitGroup`): each in a savepoint of its own, then one feed row and one
+    /// COMMIT. A recording write started inside another's body is a transaction of its own.
     @discardableResult
     public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
+        guard !CommitGroup.insideMember else { return try await alone(hub: hub, body) }
+        let write = beginWrite()
+        defer { endWrite(write) }
+        let group = await joinGroup()
+        let result: Result<T, any Error>
+        if let link = group.link, group.broken == nil {
+            result = await CommitGroup.$insideMember.withValue(true) {
+                await member(of: group, on: link, hub: hub, body)
+            }
+        } else {
+            result = .failure(group.broken ?? Self.unavailable)
+        }
+        if group.next() { await commit(group) }
+        let value = try result.get()
+        try await group.committed().get()
+        return value
+    }
+
+    /// A recording write as a transaction of its own, its feed row in the COMMIT's batch.
+    private func alone<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
         let kept = KeptChanges()
         let result = try await transaction { session in
             let value = try await body(session, ChangeRecorder(session: session, hub: hub, keeper: kept, depth: 0))
@@ -20,5 +42,92 @@ extension PostgresSessionStore {
         }
         kept.publish()
         return result
+    }
+
+    /// The open group once this member's turn came; or a new one, whose connection its first
+    /// member waits for, holding the turn (the writes that come meanwhile join it and wait in
+    /// its line).
+    private func joinGroup() async -> CommitGroup {
+        if let openGroup, openGroup.isOpen {
+            await openGroup.turn()
+            return openGroup
+        }
+        let group = CommitGroup()
+        openGroup = group
+        await group.turn()
+        guard let link = await take() else {
+            group.broken = Self.unavailable
+            return group
+        }
+        group.link = link
+        do {
+            try await link.session.begin()
+        } catch {
+            group.broken = mapped(error, on: link)
+        }
+        return group
+    }
+
+    /// One member's body in a savepoint of its own: released and its changes kept for the
+    /// group when it returns, rolled back alone when it throws (unless the connection went,
+    /// or the rollback failed: then the group is broken).
+    private func member<T>(of group: CommitGroup, on link: PostgresLink, hub: EventHub,
+                           _ body: (any StoreSession, ChangeRecorder) async throws -> T) async -> Result<T, any Error> {
+        let session = link.session
+        let changes = KeptChanges()
+        do {
+            try await session.savepoint()
+            let value = try await body(session, ChangeRecorder(session: session, hub: hub, keeper: changes, depth: 1))
+            while session.savepointDepth > 0 { try await session.releaseSavepoint() }
+            group.succeeded(with: changes)
+            return .success(value)
+        } catch {
+            let failure = mapped(error, on: link)
+            guard !link.isEnded else {
+                group.broken = Self.unavailable
+                return .failure(failure)
+            }
+            do {
+                while session.savepointDepth > 0 { try await session.rollbackToSavepoint() }
+            } catch {
+                group.broken = mapped(error, on: link)
+            }
+            return .failure(failure)
+        }
+    }
+
+    /// The group's feed row and COMMIT (a ROLLBACK when it is broken or no member returned),
+    /// its connection handed over, its outcome to every member that waits, and its changes
+    /// published after a COMMIT, in the order the members made them.
+    private func commit(_ group: CommitGroup) async {
+        if openGroup === group { openGroup = nil }
+        guard let link = group.link else {
+            group.finish(.failure(group.broken ?? Self.unavailable))
+            return
+        }
+        defer { handOver(link) }
+        let session = link.session
+        if group.broken != nil || group.succeeded == 0 {
+            try? await session.rollback()
+            group.finish(group.broken.map { .failure($0) } ?? .success(()))
+            return
+        }
+        do {
+            // For the other nodes, in the order of the commits (`ChangeFeed.append` holds the
+            // feed's head from its statement to the COMMIT, which goes in the same batch).
+            if let feedNode, let last = try ChangeFeed.appending(group.kept.changes, node: feedNode) {
+                try await session.commit(after: last.sql, last.values)
+            } else {
+                try await session.commit()
+            }
+        } catch {
+            // A failed feed row leaves the transaction open; a failed COMMIT ended it (and the
+            // session refuses this ROLLBACK).
+            try? await session.rollback()
+            group.finish(.failure(mapped(error, on: link)))
+            return
+        }
+        group.finish(.success(()))
+        group.kept.publish()
     }
 }

@@ -19,8 +19,9 @@ import Relaydeck
 /// (connecting, waiting to try again, stopped) a body is refused at once with `.unavailable`,
 /// never parked; so are the bodies waiting in line when the last connection drops.
 ///
-/// Not yet: the turn's group commit (each write is a transaction of its own; PostgreSQL
-/// groups the WAL flushes of commits that come together). Loop thread only; not Sendable.
+/// The recording writes that come while one runs are committed together (`CommitGroup`, the
+/// loop turn's group commit of SQLite carried over); the others are each a transaction of their
+/// own. Loop thread only; not Sendable.
 public final class PostgresSessionStore: SessionStore {
     /// None kept: another node may delete a key, narrow its scopes or revoke a grant, and no
     /// cache here would hear of it, so each request reads its credential (one indexed read),
@@ -37,6 +38,8 @@ public final class PostgresSessionStore: SessionStore {
     /// The bodies waiting for a connection, first come first served; each is given a held
     /// link, or none when none is left up.
     var waiting: [PoolWaiter] = []
+    /// The group of recording writes a new one joins, while it takes members (`CommitGroup`).
+    var openGroup: CommitGroup?
     /// The writes begun so far, each numbered, and those not ended yet.
     var writesBegun: UInt64 = 0
     var writesInFlight: Set<UInt64> = []
@@ -151,11 +154,22 @@ public final class PostgresSessionStore: SessionStore {
         defer { handOver(link) }
         do {
             return try await body(link.session)
-        } catch let error as PostgresError {
+        } catch {
+            throw mapped(error, on: link)
+        }
+    }
+
+    /// What a body's error becomes, once: the client's and the session's errors as the
+    /// store's (a connection of no more use dropped first); any other (a service's own) as it is.
+    func mapped(_ error: any Error, on link: PostgresLink) -> any Error {
+        switch error {
+        case let error as PostgresError:
             if error.needsNewConnection { lose(link, error) }
-            throw Self.translate(error)
-        } catch let error as StoreSessionError {
-            throw StoreError.failure("\(error)")
+            return Self.translate(error)
+        case let error as StoreSessionError:
+            return StoreError.failure("\(error)")
+        default:
+            return error
         }
     }
 
@@ -164,7 +178,7 @@ public final class PostgresSessionStore: SessionStore {
     /// A free connection, held for the caller; else, while one is up, the first one handed
     /// over after the bodies that came before; nil when none is up (or the last went while
     /// waiting).
-    private func take() async -> PostgresLink? {
+    func take() async -> PostgresLink? {
         for slot in slots {
             if let link = slot.link, !link.isHeld {
                 link.isHeld = true
@@ -183,7 +197,7 @@ public final class PostgresSessionStore: SessionStore {
 
     /// The holder of `link` is done: the first waiting body gets it, held still; a link that
     /// ended is no one's.
-    private func handOver(_ link: PostgresLink) {
+    func handOver(_ link: PostgresLink) {
         guard !link.isEnded else { return }
         if waiting.isEmpty {
             link.isHeld = false

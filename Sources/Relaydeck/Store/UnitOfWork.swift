@@ -171,6 +171,12 @@ public final class KeptChanges: ChangeKeeping {
         kept += changes.map { ($0, hub) }
     }
 
+    /// Moves `other`'s changes after these (a member's into its commit group's).
+    public func take(_ other: KeptChanges) {
+        kept += other.kept
+        other.kept = []
+    }
+
     /// After the COMMIT: each change to its hub.
     public func publish() {
         let changes = kept
