@@ -41,14 +41,20 @@ import TestSupport
 
         var loop: EventLoop { feed.loop }
 
-        /// Recording writes started in this order, each marking `n` (its name's number) and
-        /// recording change `n`; `body` runs after that, inside the write.
-        func start(_ numbers: [Int], body: @escaping (Int, any StoreSession) async throws -> Void = { _, _ in }) {
+        /// Another store (a second node) on the same database.
+        func secondStore() throws -> PostgresSessionStore {
+            try feed.driver.sessionStore(feed.database, connections: 2)
+        }
+
+        /// Recording writes of `account` started in this order, each marking `n` (its name's
+        /// number) and recording change `n`; `body` runs after that, inside the write.
+        func start(_ numbers: [Int], account: String = "acc_1", on other: PostgresSessionStore? = nil,
+                   body: @escaping (Int, any StoreSession) async throws -> Void = { _, _ in }) {
             for n in numbers {
                 let name = "w\(n)"
-                loop.startTask { [store, hub] in
+                loop.startTask { [store = other ?? store, hub] in
                     do {
-                        try await store.writing(hub: hub) { session, turn in
+                        try await store.writing(hub: hub, account: account) { session, turn in
                             self.ran.append(name)
                             self.transactions[name] = try await session.count("SELECT txid_current() AS n").int64
                             try await session.run("INSERT INTO marks (id) VALUES ($1)", .integer(Int64(n)))
@@ -182,7 +188,7 @@ import TestSupport
         let harness = try Harness()
         var inner: Int64?
         harness.start([1]) { _, _ in
-            inner = try await harness.store.writing(hub: harness.hub) { session, turn in
+            inner = try await harness.store.writing(hub: harness.hub, account: "acc_1") { session, turn in
                 try await session.run("INSERT INTO marks (id) VALUES (100)")
                 try await turn.record(FeedHarness.change(100))
                 return try await session.count("SELECT txid_current() AS n").int64
@@ -206,6 +212,62 @@ import TestSupport
         #expect(Set(firsts).count == 1 && Set(rest).count == 1 && firsts.first != rest.first)
         #expect(try harness.marks().count == count)
         #expect(harness.published.count == count)
+    }
+
+    @Test func writesOfAnotherAccountOrOfNoneAreNotInTheGroup() throws {
+        let harness = try Harness()
+        var release = false
+        harness.start([1, 2]) { n, session in
+            while n == 1 && !release { _ = try await session.count("SELECT 1 AS n") }
+        }
+        harness.start([3], account: "acc_2")
+        // A job's write (no one account): a transaction of its own.
+        var job: Int64?
+        harness.loop.startTask {
+            job = try? await harness.store.writing(hub: harness.hub) { session, _ in
+                try await session.count("SELECT txid_current() AS n").int64
+            }
+        }
+        #expect(harness.loop.run(until: { harness.ended == ["w3"] && job != nil }, within: .seconds(10)))
+        release = true
+        harness.waitForAll(3)
+        #expect(harness.failures.isEmpty)
+        #expect(harness.transactions["w1"] == harness.transactions["w2"])
+        #expect(harness.transactions["w3"] != harness.transactions["w1"])
+        #expect(job != nil && job != harness.transactions["w1"] && job != harness.transactions["w3"])
+        #expect(try harness.marks() == [1, 2, 3])
+    }
+
+    /// Two nodes' groups of one account, each locking the same two rows in the other order:
+    /// side by side they would deadlock (PostgreSQL ends one after a second, and that write
+    /// fails); the account's lock, taken first, makes the second group wait for the first's
+    /// COMMIT holding nothing.
+    @Test func twoNodesGroupsOfOneAccountRunOneAfterTheOtherWithoutADeadlock() throws {
+        let harness = try Harness()
+        let other = try harness.secondStore()
+        _ = try harness.feed.run {
+            try await harness.store.writing { session in
+                try await session.run("INSERT INTO marks (id) VALUES (1001), (1002)")
+            }
+        }
+        var locked = 0
+        let lock = "SELECT id AS n FROM marks WHERE id = $1 FOR UPDATE"
+        harness.start([1]) { _, session in
+            _ = try await session.count(lock, 1001)
+            locked += 1
+            // Until the other node's group has begun (or 300 ms: with the account's lock it waits).
+            for _ in 0..<30 where locked < 2 { _ = try await session.count("SELECT count(*) AS n FROM pg_sleep(0.01)") }
+            _ = try await session.count(lock, 1002)
+        }
+        harness.start([2], on: other) { _, session in
+            _ = try await session.count(lock, 1002)
+            locked += 1
+            _ = try await session.count(lock, 1001)
+        }
+        harness.waitForAll(2)
+        #expect(harness.failures.isEmpty, "\(harness.failures)")
+        #expect(try harness.marks() == [1, 2, 1001, 1002])
+        other.stop()
     }
 }
 

@@ -1,7 +1,7 @@
 import Relaydeck
 
-/// The recording writes that come while one runs, committed together: one transaction on one
-/// connection, each write in a savepoint of its own, run one after the other in the order
+/// The recording writes of one account that come while one runs, committed together: one
+/// transaction on one connection, each write in a savepoint of its own, run one after the other in the order
 /// they came, then one change-feed row and one COMMIT for all of them
 /// (`PostgresSessionStore.writing(hub:)`). PostgreSQL's own group commit cannot gather them:
 /// each recording write holds the change feed's head (and often its account's row) to its
@@ -22,6 +22,8 @@ final class CommitGroup {
     /// transaction of its own, never a member of the group it would wait for.
     @TaskLocal static var insideMember = false
 
+    /// The account whose writes the group takes.
+    let account: String
     /// The group's connection, held until its COMMIT; nil until its first member has one.
     var link: PostgresLink?
     /// Why the group cannot commit; each member after it fails with this.
@@ -38,6 +40,10 @@ final class CommitGroup {
     private var line: [CheckedContinuation<Void, Never>] = []
     private var outcome: Result<Void, any Error>?
     private var waitingForOutcome: [CheckedContinuation<Void, Never>] = []
+
+    init(account: String) {
+        self.account = account
+    }
 
     /// Whether another write may join.
     var isOpen: Bool { !isClosed && members < Self.maxMembers }

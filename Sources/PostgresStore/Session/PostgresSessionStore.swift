@@ -19,9 +19,9 @@ import Relaydeck
 /// (connecting, waiting to try again, stopped) a body is refused at once with `.unavailable`,
 /// never parked; so are the bodies waiting in line when the last connection drops.
 ///
-/// The recording writes that come while one runs are committed together (`CommitGroup`, the
-/// loop turn's group commit of SQLite carried over); the others are each a transaction of their
-/// own. Loop thread only; not Sendable.
+/// The recording writes of one account that come while one runs are committed together
+/// (`CommitGroup`, the loop turn's group commit of SQLite carried over); the others are each a
+/// transaction of their own. Loop thread only; not Sendable.
 public final class PostgresSessionStore: SessionStore {
     /// None kept: another node may delete a key, narrow its scopes or revoke a grant, and no
     /// cache here would hear of it, so each request reads its credential (one indexed read),
@@ -38,8 +38,9 @@ public final class PostgresSessionStore: SessionStore {
     /// The bodies waiting for a connection, first come first served; each is given a held
     /// link, or none when none is left up.
     var waiting: [PoolWaiter] = []
-    /// The group of recording writes a new one joins, while it takes members (`CommitGroup`).
-    var openGroup: CommitGroup?
+    /// Each account's group of recording writes a new one joins, while it takes members
+    /// (`CommitGroup`).
+    var openGroups: [String: CommitGroup] = [:]
     /// The writes begun so far, each numbered, and those not ended yet.
     var writesBegun: UInt64 = 0
     var writesInFlight: Set<UInt64> = []

@@ -64,7 +64,7 @@ public final class Accounts {
     /// returns. `Purger` removes the rows afterwards, in small steps.
     public func delete(_ id: String) async throws {
         let now = clock.wallMillis
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: id) { db, turn in
             // It marks the account and its keys: their rows in the order every other writer
             // takes them (PostgreSQL).
             try await db.lockAccountWithKeys(id)

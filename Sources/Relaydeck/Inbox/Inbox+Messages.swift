@@ -13,7 +13,7 @@ extension Inbox {
     /// own message), or the sender itself is `404`; a `taskID` the sender cannot read is `404` too.
     public func send(_ principal: Principal, to recipient: Recipient, text: CheckedText, taskID: String?) async throws -> InboxItem {
         let accountID = principal.accountID
-        return try await store.writing(hub: hub) { db, turn in
+        return try await store.writing(hub: hub, account: accountID) { db, turn in
             let keyID: String
             switch recipient {
             case .keyID(let id): keyID = try await Keys.fetch(db, accountID: accountID, keyID: id).id

@@ -60,7 +60,7 @@ public final class Inbox {
         // items waits for the next read that has items, or the next item.
         if try await unread(keyID: use.keyID) == 0 { return ([], 0) }
         let now = clock.wallMillis
-        return try await store.writing(hub: hub) { db, turn in
+        return try await store.writing(hub: hub, account: use.accountID) { db, turn in
             // Reads of one key's inbox one at a time on PostgreSQL (its writers run side by
             // side): of two waiting calls that mark read, one gets an item, the other finds it
             // read (`inbox.md`), as SQLite's one writer makes it.

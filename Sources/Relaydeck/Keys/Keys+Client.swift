@@ -12,7 +12,7 @@ extension Keys {
             }
         }
         if let stored, stored == client { return }
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: use.accountID) { db, turn in
             let key = try await Self.fetch(db, accountID: use.accountID, keyID: use.keyID)
             guard key.lastClient != client else { return }
             try await db.run(SQL.setClient, .text(client.name), .text(client.version), .text(use.keyID))

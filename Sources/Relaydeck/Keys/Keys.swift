@@ -39,7 +39,7 @@ public final class Keys {
         let secret = Secret.generate(.apiKey, random: random)
         let key = Key(id: Identifier.make("key_", millis: now, random: random), accountID: accountID, label: label,
                       prefix: secret.displayPrefix, last4: secret.last4, createdAt: now, scopes: scopes, counts: Key.Counts())
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: accountID) { db, turn in
             // One writer of the account's keys at a time, so the cap holds on PostgreSQL too.
             try await db.lockAccount(accountID)
             if try await db.count(SQL.countLive, .text(accountID)) >= Self.maxPerAccount {
@@ -58,7 +58,7 @@ public final class Keys {
     /// here, and the calls it has parked end once the change is committed (`Wakeups`).
     public func update(accountID: String, keyID: String, label: CheckedText?, scopes: ScopeSet? = nil) async throws -> Key {
         guard scopes?.isEmpty != true else { throw Self.noScopeError }
-        let updated = try await store.writing(hub: hub) { db, turn in
+        let updated = try await store.writing(hub: hub, account: accountID) { db, turn in
             let before = try await Self.fetch(db, accountID: accountID, keyID: keyID)
             if let label, label.value != before.label {
                 try await db.run(SQL.updateLabel, .text(label.value), .text(keyID), .text(accountID))
@@ -84,7 +84,7 @@ public final class Keys {
     /// working when this returns; `Purger` removes its data afterwards.
     public func delete(accountID: String, keyID: String) async throws {
         let now = clock.wallMillis
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: accountID) { db, turn in
             guard try await db.run(SQL.markDeleted, .integer(now), .text(keyID), .text(accountID)) == 1 else {
                 throw DomainError.notFound("Key not found.")
             }
@@ -102,7 +102,7 @@ public final class Keys {
         let stale = use.lastUsedAt.map { now - $0 >= Self.lastUsedResolutionMillis } ?? true
         let newHost = host.flatMap { $0 == use.lastHost ? nil : $0 }
         guard stale || newHost != nil else { return }
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: use.accountID) { db, turn in
             if stale {
                 try await db.run(SQL.touch, .integer(now), .text(use.keyID))
             }

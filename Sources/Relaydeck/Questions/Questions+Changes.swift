@@ -9,7 +9,7 @@ extension Questions {
     public func answer(accountID: String, id: String, _ raw: String) async throws -> Question {
         try await expireDue()
         let now = clock.wallMillis
-        return try await store.writing(hub: hub) { db, turn in
+        return try await store.writing(hub: hub, account: accountID) { db, turn in
             let question = try await Self.fetch(db, .account(accountID), id: id)
             guard question.status == .pending else {
                 throw DomainError.conflict("The question is \(question.status.rawValue).")

@@ -60,7 +60,7 @@ public final class Questions {
             id: Identifier.make("qst_", millis: now, random: random), accountID: accountID, keyID: keyID,
             taskID: draft.taskID, prompt: draft.prompt.value, kind: draft.kind, options: options, status: .pending,
             answer: nil, createdAt: now, answeredAt: nil, expiresAt: now + Int64(draft.expiresIn) * 1000)
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: accountID) { db, turn in
             try await expireDue(db, turn, now: now)
             if let taskID = draft.taskID {
                 guard try await db.exists(SQL.taskOfKey, .text(taskID), .text(keyID)) else {

@@ -19,13 +19,24 @@ public protocol SessionStore: AnyObject {
     func writing<T>(_ body: (any StoreSession) async throws -> T) async throws -> T
     /// A write that changes what clients see: `body` records each change with the recorder,
     /// which plans its pushes in the write; `hub` publishes the changes after the COMMIT.
+    /// `account`: the one account whose rows the write changes, when it is one (PostgreSQL
+    /// commits such writes of one account together, `CommitGroup`); nil for a write of several
+    /// (a job's) or of one not known before its body runs.
     @discardableResult
-    func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T
+    func writing<T>(hub: EventHub, account: String?, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T
     /// `action` once every write in flight now has ended (committed or not): what a push
     /// planner's kick waits for, since the drain it starts must see the jobs the planning
     /// write adds. SQLite's turn has committed by the time a kick's drain runs (at the end of
     /// the turn), so its store runs `action` at once.
     func afterWritesInFlight(_ action: @escaping () -> Void)
+}
+
+extension SessionStore {
+    /// A recording write of no one account known before it runs (a job's).
+    @discardableResult
+    public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
+        try await writing(hub: hub, account: nil, body)
+    }
 }
 
 /// The store for services written against `StoreSession` (issue 25: the same service code on
@@ -53,8 +64,9 @@ extension Store: SessionStore {
         try await performing { work, _ in try await body(session(over: work.database)) }
     }
 
+    /// One unit of work for every write, whatever its account: the turn's.
     @discardableResult
-    public func writing<T>(hub: EventHub, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
+    public func writing<T>(hub: EventHub, account: String?, _ body: (any StoreSession, ChangeRecorder) async throws -> T) async throws -> T {
         try await performing { work, depth in
             let session = session(over: work.database)
             return try await body(session, ChangeRecorder(session: session, hub: hub, keeper: work, depth: depth))

@@ -9,7 +9,7 @@ extension Tasks {
     public func markSeen(_ use: KeyUse, _ tasks: [WorkTask]) async throws -> [WorkTask] {
         guard tasks.contains(where: { $0.seenAt == nil }) else { return tasks }
         let now = clock.wallMillis
-        return try await store.writing(hub: hub) { db, turn in
+        return try await store.writing(hub: hub, account: use.accountID) { db, turn in
             var marked: [WorkTask] = []
             for task in tasks {
                 guard task.seenAt == nil, task.keyID == use.keyID else {

@@ -6,7 +6,7 @@ extension Tasks {
     /// the task as it is: no write, the same `updated_at`, no event.
     public func update(_ principal: Principal, taskID: String, _ patch: TaskPatch) async throws -> WorkTask {
         let now = clock.wallMillis
-        let task = try await store.writing(hub: hub) { db, turn in
+        let task = try await store.writing(hub: hub, account: principal.accountID) { db, turn in
             let (before, changedSeq) = try await Self.fetchForChange(db, principal, taskID: taskID)
             var after = patch.applied(to: before, now: now)
             guard after != before else { return before }

@@ -39,7 +39,7 @@ public final class Tasks {
         let now = clock.wallMillis
         let accountID = principal.accountID
         let status = new.status ?? .todo
-        let task = try await store.writing(hub: hub) { db, turn in
+        let task = try await store.writing(hub: hub, account: accountID) { db, turn in
             let owner: String
             switch principal {
             case .key(let use): owner = use.keyID
@@ -78,7 +78,7 @@ public final class Tasks {
 
     /// Deletes a task the caller can reach: `204`, and `task.deleted`.
     public func delete(_ principal: Principal, taskID: String) async throws {
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: principal.accountID) { db, turn in
             let task = try await Self.fetch(db, principal, taskID: taskID)
             try await Self.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
                             actor: Self.actor(principal), now: clock.wallMillis)
