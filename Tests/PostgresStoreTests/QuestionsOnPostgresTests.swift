@@ -46,7 +46,7 @@ import Testing
         }
 
         func cancel(_ id: String, key: Int = 0) throws {
-            try domain.run { try await self.domain.questions.cancel(keyID: self.keys[key].id, id: id) }
+            try domain.run { try await self.domain.questions.cancel(accountID: self.account.id, keyID: self.keys[key].id, id: id) }
         }
     }
 

@@ -105,7 +105,7 @@ import Testing
         let task = try await test.tasks.create(agent(), keyID: nil, NewTask(title: title("Old"), status: .done), host: nil)
         let asked = try await questions.ask(accountID: account.id, keyID: keys[0].id, Questions.Draft(
             prompt: checked("Ok?", .questionPrompt), kind: .confirm, options: [], taskID: nil, expiresIn: 60))
-        try await questions.cancel(keyID: keys[0].id, id: asked.id)
+        try await questions.cancel(accountID: account.id, keyID: keys[0].id, id: asked.id)
         _ = try await test.inbox.send(agent(1), to: .keyID(keys[0].id), text: checked("Hello", .messageText), taskID: nil)
         #expect(try await used > 0)
         test.clock.advance(millis: Retention.closedTasks + 1)
@@ -197,7 +197,7 @@ import Testing
         // The person's change leaves an inbox line, counted but never refused.
         _ = try await test.tasks.update(person, taskID: task.id, TaskPatch(status: .cancelled))
         try await test.tasks.delete(person, taskID: task.id)
-        try await questions.cancel(keyID: keys[0].id, id: asked.id)
+        try await questions.cancel(accountID: account.id, keyID: keys[0].id, id: asked.id)
         #expect(try await used == scanned())
     }
 

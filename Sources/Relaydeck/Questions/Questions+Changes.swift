@@ -28,11 +28,11 @@ extension Questions {
     }
 
     /// `rest-api.md#cancel-a-question`: `204` for a pending or already cancelled question of
-    /// the key, `409` for an answered or expired one.
-    public func cancel(keyID: String, id: String) async throws {
+    /// the key, `409` for an answered or expired one. `accountID`: the key's.
+    public func cancel(accountID: String, keyID: String, id: String) async throws {
         try await expireDue()
         let now = clock.wallMillis
-        try await store.writing(hub: hub) { db, turn in
+        try await store.writing(hub: hub, account: accountID) { db, turn in
             let question = try await Self.fetch(db, .key(keyID), id: id)
             switch question.status {
             case .cancelled: return

@@ -50,7 +50,7 @@ extension QuestionRoutes {
 
     /// `DELETE /v1/questions/{question_id}`: the agent cancels its question.
     func cancel(_ call: inout Call, _ key: KeyUse) async throws -> Outcome {
-        try await questions.cancel(keyID: key.keyID, id: try call.path("question_id"))
+        try await questions.cancel(accountID: key.accountID, keyID: key.keyID, id: try call.path("question_id"))
         return Answers.noContent
     }
 
