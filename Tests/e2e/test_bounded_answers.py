@@ -163,25 +163,33 @@ def test_mcp_open_tasks_resource_is_cut_with_a_note_and_a_cursor(loaded):
     assert not {t["id"] for t in content["tasks"]} & {t["id"] for t in rest["structuredContent"]["tasks"]}
 
 
-class HealthProbe(threading.Thread):
-    """`GET /health` on a connection of its own every few milliseconds; the slowest answer
-    is the loop's longest stall (plus loopback and this thread's own scheduling)."""
+class Probe(threading.Thread):
+    """A request (`GET /health` unless told) on a connection of its own every few
+    milliseconds; the slowest answer is the loop's longest stall (plus loopback and this
+    thread's own scheduling), and with a request that reads the store, the store's too (on
+    PostgreSQL, a wait for one of the pool's connections). Each answer's status is kept."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, request: bytes = request_bytes("GET", "/health")):
         super().__init__(daemon=True)
         self.port = port
+        self.request = request
         self.latencies: list[float] = []
+        self.statuses: list[int] = []
         self.stop = threading.Event()
 
     def run(self):
         with RawConnection(self.port, timeout=10) as conn:
             while not self.stop.is_set():
                 started = time.monotonic()
-                conn.send(request_bytes("GET", "/health"))
+                conn.send(self.request)
                 response = conn.read_response()
                 self.latencies.append(time.monotonic() - started)
-                assert response.status == 200, response
+                self.statuses.append(response.status)
                 time.sleep(0.005)
+
+    def summary(self) -> str:
+        ordered = sorted(self.latencies)
+        return f"{len(ordered)} probes, p50 {ordered[len(ordered) // 2] * 1000:.2f} ms, worst {ordered[-1] * 1000:.2f} ms"
 
 
 # The loop's longest turn the attack may cause, in the loop thread's CPU time (`loop_turns`:
@@ -195,9 +203,21 @@ CLIENTS_THAT_NEVER_READ = 8
 ATTACK_SECONDS = 6.0
 
 
-def test_health_stays_quick_and_memory_bounded_while_large_lists_are_read_slowly_never_read_or_abandoned(loaded):
+def test_health_and_another_accounts_reads_stay_quick_and_memory_bounded_while_large_lists_are_read_slowly_never_read_or_abandoned(loaded):
     server, _, secret = loaded
     port = server.port
+    # Another account's key reading its one task the whole time: its reads go through the store
+    # (on PostgreSQL the pool's connections, which the attack's reads hold in turn).
+    py = PythonClient(server.host, port)
+    _, other_token = create_account(py)
+    _, other_secret = create_key(py, other_token, "Bystander")
+    with RawConnection(port, timeout=10) as conn:
+        conn.send(request_bytes("POST", "/v1/tasks", json.dumps({"title": "Mine"}),
+                                {"Authorization": f"Bearer {other_secret}", "Content-Type": "application/json"}))
+        mine = conn.read_response()
+        assert mine.status == 201, mine
+    other_read = request_bytes("GET", f"/v1/tasks/{json.loads(mine.body)['id']}", None,
+                               {"Authorization": f"Bearer {other_secret}"})
     list_request = request_bytes("GET", "/v1/tasks?limit=500", None, {"Authorization": f"Bearer {secret}"})
     resource_request = request_bytes("POST", "/mcp", mcp_request("resources/read", {"uri": "tasks://open"}),
                                      mcp_headers(secret, "resources/read", "tasks://open"))
@@ -221,11 +241,13 @@ def test_health_stays_quick_and_memory_bounded_while_large_lists_are_read_slowly
          "--data-binary", f"@{body_file}", f"{url}/mcp"],
     ]
     readers = [subprocess.Popen(argv) for argv in loops]
-    probe = HealthProbe(port)
+    probe = Probe(port)
+    bystander = Probe(port, other_read)
     never_read, slow = [], None
     peak = baseline
     try:
         probe.start()
+        bystander.start()
         # Clients that ask again and again and never read a byte.
         for index in range(CLIENTS_THAT_NEVER_READ):
             sock = socket.create_connection((server.host, port))
@@ -250,7 +272,9 @@ def test_health_stays_quick_and_memory_bounded_while_large_lists_are_read_slowly
             time.sleep(0.02)
     finally:
         probe.stop.set()
+        bystander.stop.set()
         probe.join(timeout=15)
+        bystander.join(timeout=15)
         for sock in never_read:
             sock.close()
         if slow:
@@ -260,12 +284,17 @@ def test_health_stays_quick_and_memory_bounded_while_large_lists_are_read_slowly
     turns, long_turns = turns_longer_than(before, turn_buckets(port), TURN_BOUND)
     assert all(reader.returncode == 0 for reader in readers), [reader.returncode for reader in readers]
     assert len(probe.latencies) > 100, len(probe.latencies)
+    assert len(bystander.latencies) > 50, len(bystander.latencies)
     worst = max(probe.latencies)
-    print(f"/health: {len(probe.latencies)} probes, p50 {sorted(probe.latencies)[len(probe.latencies) // 2] * 1000:.2f} ms, "
-          f"worst {worst * 1000:.2f} ms; RSS {baseline / MIB:.0f} -> {peak / MIB:.0f} MiB; "
+    print(f"/health: {probe.summary()}; another account's task read: {bystander.summary()}; "
+          f"RSS {baseline / MIB:.0f} -> {peak / MIB:.0f} MiB; "
           f"{long_turns} of {turns} loop turns over {TURN_BOUND * 1000:.0f} ms of CPU")
+    assert set(probe.statuses) == {200}, sorted(set(probe.statuses))
+    # Never a 503 for want of a connection, nor a read left waiting behind the attack's.
+    assert set(bystander.statuses) == {200}, sorted(set(bystander.statuses))
     assert long_turns == 0, f"{long_turns} of {turns} loop turns took more than {TURN_BOUND * 1000:.0f} ms of CPU"
     assert worst < FROZEN, f"/health took {worst * 1000:.1f} ms at worst"
+    assert max(bystander.latencies) < FROZEN, f"another account's read took {max(bystander.latencies) * 1000:.1f} ms at worst"
     # Each client that never reads holds one page of tasks and a few pieces at most.
     growth = peak - baseline
     assert growth < CLIENTS_THAT_NEVER_READ * 3 * MIB + 64 * MIB, f"RSS grew by {growth / MIB:.0f} MiB"
