@@ -32,6 +32,13 @@ import Testing
             func ids(_ sql: String, _ value: StoreValue) async throws -> [String] {
                 try await db.rows(sql, [value]) { try $0.text("id") }
             }
+            /// What is due at `at`: the accounts, acc_1's questions, key_1's.
+            func due(_ at: Int64) async throws -> String {
+                let accounts = try await db.rows(SQL.dueAccounts, [.integer(at)]) { try $0.text("account_id") }
+                let ofAccount = try await db.rows(SQL.dueOfAccount, [.integer(at), "acc_1"]) { try $0.text("id") }
+                let ofKey = try await db.rows(SQL.dueOfKey, [.integer(at), "key_1"]) { try $0.text("id") }
+                return "due at \(at): accounts \(accounts.sorted()), of acc_1 \(ofAccount), of key_1 \(ofKey)"
+            }
             func nextExpiry() async throws -> String {
                 let at = try await db.firstRow(SQL.nextExpiry, []) { try $0.optionalInt64("at") } ?? nil
                 return "next expiry: \(at.map(String.init) ?? "none")"
@@ -55,8 +62,8 @@ import Testing
             }
             said.append("pending of key_2: \(try await db.count(SQL.countPending, "key_2"))")
             said.append(try await nextExpiry())
-            said.append("due at 199: \(try await ids(SQL.due, 199))")
-            said.append("due at 200: \(try await ids(SQL.due, 200))")
+            said.append(try await due(199))
+            said.append(try await due(200))
             try await db.begin()
             said.append(try await insert("qst_3", task: "tsk_1", "Deploy now?", .confirm, Question.confirmOptions, at: 300, expires: 400))
             said.append(try await insert("qst_4", task: .null, "Why “so”? 😀", .text, [], at: 300, expires: 350))
@@ -66,7 +73,7 @@ import Testing
             // One millisecond: the larger ID first.
             said.append(try await list(key: "key_1", [.pending]))
             said.append("pending of tsk_1: \(try await ids(SQL.pendingOfTask, "tsk_1"))")
-            said.append("due at 350: \(try await ids(SQL.due, 350))")
+            said.append(try await due(350))
             said.append("answered: \(try await db.run(SQL.answer, "Yes", 310, 310, "qst_3"))")
             said.append("answered again: \(try await db.run(SQL.answer, "No", 311, 311, "qst_3"))")
             said.append("cancelled: \(try await db.run(SQL.cancel, 311, "qst_4"))")
@@ -100,14 +107,15 @@ import Testing
             "tsk_1 of key_1: true", "tsk_1 of key_2: false", "tsk_none of key_1: false",
             "pending of key_2: 1",
             "next expiry: 200",
-            "due at 199: []", #"due at 200: ["qst_2"]"#,
+            "due at 199: accounts [], of acc_1 [], of key_1 []",
+            #"due at 200: accounts ["acc_1"], of acc_1 ["qst_2"], of key_1 []"#,
             "asked qst_3: 1", "asked qst_4: 1",
             #"qst_3: qst_3 of acc_1/key_1 task tsk_1 "Deploy now?" confirm ["Yes", "No"] pending answer - at 300 answered - expires 400"#,
             #"qst_4: qst_4 of acc_1/key_1 task - "Why “so”? 😀" text [] pending answer - at 300 answered - expires 350"#,
             "pending of key_1: 2",
             #"key_1 ["pending"]: ["qst_4", "qst_3"]"#,
             #"pending of tsk_1: ["qst_3"]"#,
-            #"due at 350: ["qst_2", "qst_4"]"#,
+            #"due at 350: accounts ["acc_1"], of acc_1 ["qst_2", "qst_4"], of key_1 ["qst_4"]"#,
             "answered: 1", "answered again: 0", "cancelled: 1", "cancelled again: 0", "expired: 1", "expired again: 0",
             "answered after it expired: 0",
             #"qst_3: qst_3 of acc_1/key_1 task tsk_1 "Deploy now?" confirm ["Yes", "No"] answered answer Yes at 300 answered 310 expires 400"#,

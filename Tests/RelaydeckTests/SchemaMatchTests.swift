@@ -14,7 +14,7 @@ import Testing
         Purger.SQL.deleteKeys, Purger.SQL.deleteAccounts, Purger.SQL.pending,
         Questions.SQL.get, Questions.SQL.listForKey(.sqlite), Questions.SQL.listForAccount(.sqlite), Questions.SQL.taskOfKey,
         Questions.SQL.countPending, Questions.SQL.insert, Questions.SQL.answer, Questions.SQL.cancel,
-        Questions.SQL.expire, Questions.SQL.due, Questions.SQL.pendingOfTask, Questions.SQL.nextExpiry,
+        Questions.SQL.expire, Questions.SQL.dueAccounts, Questions.SQL.dueOfAccount, Questions.SQL.dueOfKey, Questions.SQL.pendingOfTask, Questions.SQL.nextExpiry,
         Devices.SQL.get, Devices.SQL.list, Devices.SQL.exists, Devices.SQL.count, Devices.SQL.releaseToken,
         Devices.SQL.upsert, Devices.SQL.delete, Devices.SQL.deleteLiveActivities, Devices.SQL.deleteJobsOfDevice,
         Devices.SQL.deleteJobsOfToken,

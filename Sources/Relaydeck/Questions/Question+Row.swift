@@ -72,7 +72,13 @@ extension Questions {
             """
         static let cancel = "UPDATE questions SET status = 'cancelled', closed_at = $1 WHERE id = $2 AND status = 'pending'"
         static let expire = "UPDATE questions SET status = 'expired', closed_at = $1 WHERE id = $2 AND status = 'pending'"
-        static let due = "SELECT id FROM questions WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at"
+        static let dueAccounts = "SELECT DISTINCT account_id FROM questions WHERE status = 'pending' AND expires_at <= $1"
+        static let dueOfAccount = """
+            SELECT id FROM questions WHERE status = 'pending' AND expires_at <= $1 AND account_id = $2 ORDER BY expires_at
+            """
+        static let dueOfKey = """
+            SELECT id FROM questions WHERE status = 'pending' AND expires_at <= $1 AND key_id = $2 ORDER BY expires_at
+            """
         static let pendingOfTask = "SELECT id FROM questions WHERE task_id = $1 AND status = 'pending'"
         static let nextExpiry = "SELECT min(expires_at) AS at FROM questions WHERE status = 'pending'"
     }

@@ -59,19 +59,33 @@ extension Questions {
     }
 
     /// Expires every pending question whose time has come. Runs from the expiry timer and
-    /// before each read or change of questions.
+    /// before each read or change of questions. A write for each account that has one due:
+    /// on PostgreSQL each joins its account's commit group, so the expiry takes the rows of
+    /// one account at a time, in that account's order, never several accounts' in a group of
+    /// one (which could each wait for the other's).
     @discardableResult
     public func expireDue() async throws -> Int {
         let now = clock.wallMillis
         // A read first: most of the time nothing is due, and a read takes no lock.
         guard let next = try await nextExpiry(), next <= now else { return 0 }
-        return try await store.writing(hub: hub) { db, turn in try await expireDue(db, turn, now: now) }
+        let accounts = try await store.reading { db in
+            try await db.rows(SQL.dueAccounts, [.integer(now)]) { try $0.text("account_id") }
+        }
+        var expired = 0
+        for accountID in accounts {
+            expired += try await store.writing(hub: hub, account: accountID) { db, turn in
+                try await expireDue(db, turn, now: now, SQL.dueOfAccount, .text(accountID))
+            }
+        }
+        return expired
     }
 
-    /// Expires what is due in the caller's write and records the changes; returns how many.
+    /// Expires the questions `due` finds (due at `now` among `owner`'s) in the caller's write
+    /// and records the changes; returns how many.
     @discardableResult
-    func expireDue(_ db: any StoreSession, _ turn: ChangeRecorder, now: Int64) async throws -> Int {
-        let ids = try await Self.pendingIDs(db, SQL.due, .integer(now))
+    func expireDue(_ db: any StoreSession, _ turn: ChangeRecorder, now: Int64, _ due: String,
+                   _ owner: SQLiteValue) async throws -> Int {
+        let ids = try await db.rows(due, [.integer(now), owner]) { try $0.text("id") }
         var changes: [Change] = []
         for id in ids {
             guard try await db.run(SQL.expire, .integer(now), .text(id)) == 1,

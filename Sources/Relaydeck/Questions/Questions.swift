@@ -61,7 +61,8 @@ public final class Questions {
             taskID: draft.taskID, prompt: draft.prompt.value, kind: draft.kind, options: options, status: .pending,
             answer: nil, createdAt: now, answeredAt: nil, expiresAt: now + Int64(draft.expiresIn) * 1000)
         try await store.writing(hub: hub, account: accountID) { db, turn in
-            try await expireDue(db, turn, now: now)
+            // The key's due questions do not count toward its cap (the others', the sweep's).
+            try await expireDue(db, turn, now: now, SQL.dueOfKey, .text(keyID))
             if let taskID = draft.taskID {
                 guard try await db.exists(SQL.taskOfKey, .text(taskID), .text(keyID)) else {
                     throw DomainError.notFound("Task not found.")
