@@ -16,14 +16,36 @@ import Testing
         keyID = keys[0].key.id
     }
 
-    private func insertTask(_ id: String, status: String, updatedAt: Int64) throws {
+    private func insertTask(_ id: String, status: String, updatedAt: Int64, of owner: (account: String, key: String)? = nil) throws {
+        let (accountID, keyID) = owner ?? (account.id, self.keyID)
         try test.store.write { db in
             try db.statement("""
                 INSERT INTO tasks (id, account_id, key_id, title, description, status, priority, notify, source, \
                 created_at, updated_at, created_seq, changed_seq) VALUES (?, ?, ?, 't', '', ?, 'low', 1, 'agent', 0, ?, 0, 0)
-                """).run(.text(id), .text(account.id), .text(keyID), .text(status), .integer(updatedAt))
+                """).run(.text(id), .text(accountID), .text(keyID), .text(status), .integer(updatedAt))
             try db.execute("UPDATE keys SET \(status)_count = \(status)_count + 1 WHERE id = '\(keyID)'")
         }
+    }
+
+    /// Each account's expired tasks in a write of that account; a step still removes one batch
+    /// in all, the oldest first, whichever accounts they are of.
+    @Test func aStepRemovesOneBatchOfTasksAcrossAccountsOldestFirst() async throws {
+        let (other, _, otherKeys) = try await test.account(withKeys: 1)
+        let old = now() - Retention.closedTasks - 1_000
+        for index in 0..<150 {
+            try insertTask("tsk_a\(index)", status: "done", updatedAt: old + Int64(index) * 2)
+            try insertTask("tsk_b\(index)", status: "done", updatedAt: old + Int64(index) * 2 + 1, of: (other.id, otherKeys[0].key.id))
+        }
+        let retention = Retention(store: test.store, clock: test.clock, hub: test.hub)
+        #expect(try await retention.step())
+        // The 200 oldest: 100 of each account.
+        #expect(try test.rowCount("tasks") == 100)
+        #expect(try await retention.step())
+        #expect(try test.rowCount("tasks") == 0)
+        #expect(try await retention.step() == false)
+        let deleted = test.changes.filter { if case .taskDeleted = $0.event { true } else { false } }
+        #expect(deleted.count == 300)
+        #expect(Set(deleted.map(\.accountID)) == [account.id, other.id])
     }
 
     private func now() -> Int64 { test.clock.wallMillis }

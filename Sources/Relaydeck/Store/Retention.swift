@@ -32,17 +32,32 @@ public final class Retention {
     }
 
     /// Deletes one batch of each kind. Returns true when more is due.
+    ///
+    /// The closed tasks go one account at a time, each account's in a write of that account
+    /// (its commit group on PostgreSQL): their removal changes the key's and the account's
+    /// counts, the rows an account's writes lock, so a write of several accounts' tasks could
+    /// meet a group of one of them in the other order and wait for it while it waited too.
     @discardableResult
     public func step() async throws -> Bool {
         let now = clock.wallMillis
+        let cutoff = now - Self.closedTasks
         let limit = SQLiteValue.integer(Int64(Self.batchSize))
-        return try await store.writing(hub: hub) { db, turn -> Bool in
-            let expired = try await Self.expiredTasks(db, before: now - Self.closedTasks)
-            for task in expired {
-                try await Tasks.remove(db, turn, accountID: task.accountID, task.id, keyID: task.keyID, status: task.status,
-                                 actor: .server, now: now)
+        let accounts = try await store.reading { db in
+            try await db.rows(SQL.accountsWithExpiredTasks, [.integer(cutoff), limit]) { try $0.text("account_id") }
+        }
+        // Each account's share of the batch: a step removes a batch of tasks at most, as before.
+        var deleted = 0
+        for (accountID, share) in Dictionary(accounts.map { ($0, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) {
+            deleted += try await store.writing(hub: hub, account: accountID) { db, turn -> Int in
+                let expired = try await Self.expiredTasks(db, of: accountID, before: cutoff, limit: share)
+                for task in expired {
+                    try await Tasks.remove(db, turn, accountID: accountID, task.id, keyID: task.keyID, status: task.status,
+                                     actor: .server, now: now)
+                }
+                return expired.count
             }
-            var deleted = expired.count
+        }
+        return try await store.writing { db -> Bool in
             deleted += try await db.run(SQL.deleteQuestions, .integer(now - Self.closedQuestions), limit)
             deleted += try await db.run(SQL.deleteUnread, .integer(now - Self.unreadItems), limit)
             deleted += try await db.run(SQL.deleteRead, .integer(now - Self.readItems), limit)
@@ -61,26 +76,31 @@ public final class Retention {
 
     private struct ExpiredTask {
         let id: String
-        let accountID: String
         let keyID: String
         let status: WorkTask.Status
     }
 
-    private static func expiredTasks(_ db: any StoreSession, before cutoff: Int64) async throws -> [ExpiredTask] {
-        try await db.rows(SQL.expiredTasks(db.dialect), [.integer(cutoff), .integer(Int64(batchSize))]) { row in
-            ExpiredTask(id: try row.text("id"), accountID: try row.text("account_id"), keyID: try row.text("key_id"),
+    private static func expiredTasks(_ db: any StoreSession, of accountID: String, before cutoff: Int64,
+                                     limit: Int) async throws -> [ExpiredTask] {
+        try await db.rows(SQL.expiredTasks(db.dialect), [.integer(cutoff), .text(accountID), .integer(Int64(limit))]) { row in
+            ExpiredTask(id: try row.text("id"), keyID: try row.text("key_id"),
                         status: WorkTask.Status(rawValue: try row.text("status")) ?? .done)
         }
     }
 
     enum SQL {
-        /// The closed tasks past their time, oldest first. In PostgreSQL each is this step's
-        /// until its COMMIT, and another node's step passes over it (`SKIP LOCKED`): a task is
-        /// removed, and its `task.deleted` recorded, once.
+        /// The accounts of the oldest closed tasks past their time (a batch's worth of tasks).
+        static let accountsWithExpiredTasks = """
+            SELECT account_id FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
+            ORDER BY updated_at LIMIT $2
+            """
+        /// An account's closed tasks past their time, oldest first. In PostgreSQL each is this
+        /// step's until its COMMIT, and another node's step passes over it (`SKIP LOCKED`): a
+        /// task is removed, and its `task.deleted` recorded, once.
         static func expiredTasks(_ dialect: StoreDialect) -> String {
             """
-            SELECT id, account_id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
-            ORDER BY updated_at LIMIT $2\(dialect.skipLocked)
+            SELECT id, key_id, status FROM tasks WHERE status IN ('done', 'cancelled') AND updated_at < $1 \
+            AND account_id = $2 ORDER BY updated_at LIMIT $3\(dialect.skipLocked)
             """
         }
         static let deleteQuestions = """

@@ -21,7 +21,9 @@ import Testing
         ("the tasks moved since a snapshot", TaskSQL.moved(.sqlite), "tasks_changed (account_id=? AND changed_seq>?)", true),
         // From the key's oldest task: at most its 1,000 open ones come before a closed one.
         ("the closed-task cap's oldest", TaskSQL.oldestClosed, "tasks_by_key (key_id=?)", false),
-        ("retention's expired tasks", Retention.SQL.expiredTasks(.sqlite), "tasks_expiring (updated_at<?)", false),
+        ("retention's accounts of expired tasks", Retention.SQL.accountsWithExpiredTasks, "tasks_expiring (updated_at<?)", false),
+        ("retention's expired tasks of an account", Retention.SQL.expiredTasks(.sqlite),
+         "tasks_by_account (account_id=? AND updated_at<?)", false),
         ("the update", TaskSQL.update, "sqlite_autoindex_tasks_1 (id=?)", false),
         ("the deletion", TaskSQL.delete, "sqlite_autoindex_tasks_1 (id=?)", false),
         ("seen", TaskSQL.markSeen, "sqlite_autoindex_tasks_1 (id=?)", false),
