@@ -85,7 +85,7 @@ extension Questions {
     @discardableResult
     func expireDue(_ db: any StoreSession, _ turn: ChangeRecorder, now: Int64, _ due: String,
                    _ owner: SQLiteValue) async throws -> Int {
-        let ids = try await db.rows(due, [.integer(now), owner]) { try $0.text("id") }
+        let ids = try await Self.pendingIDs(db, due, .integer(now), owner)
         var changes: [Change] = []
         for id in ids {
             guard try await db.run(SQL.expire, .integer(now), .text(id)) == 1,
@@ -101,8 +101,8 @@ extension Questions {
         try await store.reading { db in try await db.firstRow(SQL.nextExpiry, []) { try $0.optionalInt64("at") } ?? nil }
     }
 
-    private static func pendingIDs(_ db: any StoreSession, _ sql: String, _ value: SQLiteValue) async throws -> [String] {
-        try await db.rows(sql, [value]) { try $0.text("id") }
+    private static func pendingIDs(_ db: any StoreSession, _ sql: String, _ values: SQLiteValue...) async throws -> [String] {
+        try await db.rows(sql, values) { try $0.text("id") }
     }
 
     /// The answer as stored: an option label as given (a `confirm` or `choice` answer must be
