@@ -14,30 +14,34 @@ import Testing
         try #require(harness.session as? PostgresSession).connection
     }
 
-    @Test func aTransactionOfOneStatementIsTwoRoundTrips() throws {
-        let harness = try SessionHarness.withItems(.postgres)
+    /// The batches `body` sent on the session's connection, and what it returned.
+    static func batches<T>(_ harness: SessionHarness, _ body: @escaping (any StoreSession) async throws -> T) throws -> (Int, T) {
         let connection = try Self.connection(harness)
         let before = connection.batchesSent
-        try harness.run { db in
+        let value = try harness.run(body)
+        return (connection.batchesSent - before, value)
+    }
+
+    @Test func aTransactionOfOneStatementIsTwoRoundTrips() throws {
+        let harness = try SessionHarness.withItems(.postgres)
+        let (batches, _) = try Self.batches(harness) { db in
             try await db.begin()
             try await db.run(ItemsTable.insertID, 1)
             try await db.commit()
         }
-        #expect(connection.batchesSent - before == 2)
+        #expect(batches == 2)
         #expect(try harness.run { try await $0.rows(ItemsTable.ids) { try $0.int("id") } } == [1])
     }
 
     @Test func aTransactionThatRanNothingSendsNothing() throws {
         let harness = try SessionHarness.withItems(.postgres)
-        let connection = try Self.connection(harness)
-        let before = connection.batchesSent
-        try harness.run { db in
+        let (batches, _) = try Self.batches(harness) { db in
             try await db.begin()
             try await db.commit()
             try await db.begin()
             try await db.rollback()
         }
-        #expect(connection.batchesSent == before)
+        #expect(batches == 0)
     }
 
     /// The first statement's own error, not BEGIN's; the transaction it failed is open still,
@@ -65,9 +69,7 @@ import Testing
     /// A savepoint is a statement like any: the first of a transaction carries its BEGIN.
     @Test func aSavepointFirstInItsTransactionCarriesTheBegin() throws {
         let harness = try SessionHarness.withItems(.postgres)
-        let connection = try Self.connection(harness)
-        let before = connection.batchesSent
-        let ids = try harness.run { db in
+        let (batches, ids) = try Self.batches(harness) { db in
             try await db.begin()
             try await db.savepoint()
             try await db.run(ItemsTable.insertID, 1)
@@ -77,7 +79,7 @@ import Testing
             return try await db.rows(ItemsTable.ids) { try $0.int("id") }
         }
         // BEGIN, SAVEPOINT and the insert; ROLLBACK TO with RELEASE; the insert; COMMIT; the read.
-        #expect(connection.batchesSent - before == 5)
+        #expect(batches == 5)
         #expect(ids == [2])
     }
 
@@ -85,9 +87,7 @@ import Testing
     /// COMMIT, at the latest): nested writes cost no round trip of their own.
     @Test func aSavepointAndItsReleaseGoWithTheNextStatements() throws {
         let harness = try SessionHarness.withItems(.postgres)
-        let connection = try Self.connection(harness)
-        let before = connection.batchesSent
-        try harness.run { db in
+        let (batches, _) = try Self.batches(harness) { db in
             try await db.begin()
             try await db.run(ItemsTable.insertID, 1)
             try await db.savepoint()
@@ -102,16 +102,14 @@ import Testing
             try await db.commit()
         }
         // Four inserts and the COMMIT; the savepoints went in their batches.
-        #expect(connection.batchesSent - before == 5)
+        #expect(batches == 5)
         #expect(try harness.run { try await $0.rows(ItemsTable.ids) { try $0.int("id") } } == [1, 2, 3, 4])
     }
 
     /// A savepoint that ran nothing is never sent: neither its SAVEPOINT nor its end.
     @Test func aSavepointThatRanNothingSendsNothing() throws {
         let harness = try SessionHarness.withItems(.postgres)
-        let connection = try Self.connection(harness)
-        let before = connection.batchesSent
-        try harness.run { db in
+        let (batches, _) = try Self.batches(harness) { db in
             try await db.begin()
             try await db.run(ItemsTable.insertID, 1)
             try await db.savepoint()
@@ -120,7 +118,7 @@ import Testing
             try await db.releaseSavepoint()
             try await db.commit()
         }
-        #expect(connection.batchesSent - before == 2)
+        #expect(batches == 2)
         #expect(try harness.run { try await $0.rows(ItemsTable.ids) { try $0.int("id") } } == [1])
     }
 
@@ -152,15 +150,13 @@ import Testing
 
     @Test func aLastStatementGoesInOneBatchWithItsCommit() throws {
         let harness = try SessionHarness.withItems(.postgres)
-        let connection = try Self.connection(harness)
         let session = try #require(harness.session as? PostgresSession)
-        let before = connection.batchesSent
-        try harness.run { db in
+        let (batches, _) = try Self.batches(harness) { db in
             try await db.begin()
             try await db.run(ItemsTable.insertID, 1)
             try await session.commit(after: ItemsTable.insertID, [.integer(2)])
         }
-        #expect(connection.batchesSent - before == 2)
+        #expect(batches == 2)
         #expect(try harness.run { try await $0.rows(ItemsTable.ids) { try $0.int("id") } } == [1, 2])
     }
 
